@@ -1,0 +1,126 @@
+# The tame toolkit: libtame, tame-exec, tame-audit, the ports, tests and
+# benchmarks.  One non-recursive Makefile; outputs go to build/.
+#
+#	make			build everything
+#	make check		run every test; ends with "N passed, N failed"
+#	make bench		run the benchmarks, write reports/
+#	make install PREFIX=DIR	install (DESTDIR honoured)
+#	make deps		install missing Debian packages
+
+VERSION_MAJOR	= 0
+VERSION_MINOR	= 1
+VERSION_PATCH	= 0
+VERSION		= $(VERSION_MAJOR).$(VERSION_MINOR).$(VERSION_PATCH)
+
+PREFIX		?= /usr/local
+BINDIR		?= $(PREFIX)/bin
+LIBDIR		?= $(PREFIX)/lib
+INCLUDEDIR	?= $(PREFIX)/include
+MANDIR		?= $(PREFIX)/share/man
+PKGCONFIGDIR	?= $(LIBDIR)/pkgconfig
+PKG_CONFIG	?= pkg-config
+
+CC		?= cc
+CFLAGS		?= -O2 -g
+B		= build
+
+# What the project needs regardless of the user's CFLAGS.
+override CFLAGS	+= -std=gnu11 -Wall -Wextra -Wno-missing-field-initializers \
+		   -fPIC -fvisibility=hidden -MMD -MP
+override CPPFLAGS += -D_GNU_SOURCE -Ilib -I$(B)
+
+LIB_SRCS	= lib/policy.c lib/match.c lib/sysnames.c lib/compile.c \
+		  lib/bpf_run.c lib/gate.c lib/report.c lib/landlock.c \
+		  lib/tame.c lib/flags.c
+LIB_OBJS	= $(LIB_SRCS:%.c=$(B)/%.o)
+SONAME		= libtame.so.$(VERSION_MAJOR)
+
+TOOLS		= $(B)/tame-exec $(B)/libtame-preload.so $(B)/tame-policy
+MANS		= $(B)/man/tame.3 $(B)/man/tame-exec.1
+
+all: $(B)/libtame.a $(B)/libtame.so.$(VERSION) $(B)/libtame.pc $(TOOLS) \
+	$(MANS)
+
+.DELETE_ON_ERROR:
+.PHONY: all check bench install uninstall clean deps
+
+# Names of every native system call, from the kernel headers.
+$(B)/sysnames.h:
+	@mkdir -p $(@D)
+	printf '#include <asm/unistd.h>\n' | $(CC) -E -dM - | \
+	    sed -n 's/^#define __NR_\([a-z0-9_]*\) \([0-9][0-9]*\)$$/X(\1, \2)/p' | \
+	    sort -t, -k2 -n > $@
+
+$(B)/lib/sysnames.o: $(B)/sysnames.h
+
+$(B)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(B)/libtame.a: $(LIB_OBJS)
+	rm -f $@
+	$(AR) rcs $@ $(LIB_OBJS)
+
+$(B)/libtame.so.$(VERSION): $(LIB_OBJS) lib/libtame.map
+	$(CC) -shared -Wl,-soname,$(SONAME) \
+	    -Wl,--version-script=lib/libtame.map $(LDFLAGS) \
+	    -o $@ $(LIB_OBJS)
+	ln -sf libtame.so.$(VERSION) $(B)/$(SONAME)
+	ln -sf $(SONAME) $(B)/libtame.so
+
+$(B)/libtame.pc: lib/libtame.pc.in Makefile
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+	    lib/libtame.pc.in > $@
+
+# tame-exec is static: one small extra exec, no loader work of its own.
+$(B)/tame-exec: $(B)/lib/tame-exec.o $(B)/libtame.a
+	$(CC) -static $(LDFLAGS) -o $@ $(B)/lib/tame-exec.o $(B)/libtame.a
+
+$(B)/libtame-preload.so: $(B)/lib/preload.o $(B)/libtame.a
+	$(CC) -shared $(LDFLAGS) -o $@ $(B)/lib/preload.o $(B)/libtame.a
+
+# tame-policy prints the table: the man page's lists come from it.
+$(B)/tame-policy: $(B)/lib/tame-policy.o $(B)/libtame.a
+	$(CC) $(LDFLAGS) -o $@ $(B)/lib/tame-policy.o $(B)/libtame.a
+
+$(B)/man/tame.3: man/tame.3.in $(B)/tame-policy
+	@mkdir -p $(@D)
+	$(B)/tame-policy --mdoc > $(B)/man/flags.mdoc
+	sed -e '/^\.\\" @FLAG-LISTS@$$/{r $(B)/man/flags.mdoc' -e 'd}' \
+	    man/tame.3.in > $@
+
+$(B)/man/tame-exec.1: man/tame-exec.1
+	@mkdir -p $(@D)
+	cp man/tame-exec.1 $@
+
+include tests/tests.mk
+
+deps:
+	@sh .ci/deps.sh
+
+install: all
+	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR)/tame \
+	    $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(BINDIR) \
+	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
+	install -m 644 lib/tame.h $(DESTDIR)$(INCLUDEDIR)/tame.h
+	install -m 644 $(B)/libtame.a $(DESTDIR)$(LIBDIR)/libtame.a
+	install -m 755 $(B)/libtame.so.$(VERSION) $(DESTDIR)$(LIBDIR)/
+	ln -sf libtame.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libtame.so
+	install -m 644 $(B)/libtame.pc $(DESTDIR)$(PKGCONFIGDIR)/libtame.pc
+	install -m 755 $(B)/libtame-preload.so $(DESTDIR)$(LIBDIR)/tame/
+	install -m 755 $(B)/tame-exec $(DESTDIR)$(BINDIR)/tame-exec
+	install -m 644 $(B)/man/tame.3 $(DESTDIR)$(MANDIR)/man3/tame.3
+	install -m 644 $(B)/man/tame-exec.1 $(DESTDIR)$(MANDIR)/man1/
+
+uninstall:
+	rm -f $(DESTDIR)$(INCLUDEDIR)/tame.h $(DESTDIR)$(LIBDIR)/libtame.* \
+	    $(DESTDIR)$(PKGCONFIGDIR)/libtame.pc $(DESTDIR)$(BINDIR)/tame-exec \
+	    $(DESTDIR)$(MANDIR)/man3/tame.3 $(DESTDIR)$(MANDIR)/man1/tame-exec.1
+	rm -rf $(DESTDIR)$(LIBDIR)/tame
+
+clean:
+	rm -rf $(B)
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

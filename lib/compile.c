@@ -1,0 +1,343 @@
+/*
+ * compile.c: the policy table straight to classic BPF, at tame() time.
+ *
+ * Shape of the program:
+ *
+ *	arch check		foreign architectures die (i386 via int 0x80)
+ *	x32 check		numbers with bit 30 set die
+ *	search tree		balanced, on the syscall number, over ranges
+ *				of numbers that get the same answer
+ *	leaves			a constant RET, or the call's rows in table
+ *				order, each a few argument compares and a RET
+ *
+ * Every path to a constant RET ALLOW uses only loads of nr and arch and
+ * constant jumps, so the kernel's constant-action cache (Linux 5.11+)
+ * serves every unconditionally allowed call without running BPF at all;
+ * tests/test_compile.c replays the kernel's cache analysis to prove it.
+ * No allocation: everything lives in static or caller storage, so tame()
+ * can narrow again after MALLOC is gone.
+ */
+#include <sys/types.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+
+#include <errno.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "compile.h"
+#include "policy.h"
+
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "argument loads assume a little-endian seccomp_data"
+#endif
+
+#if defined(__x86_64__)
+#define AUDIT_ARCH_NATIVE	AUDIT_ARCH_X86_64
+#define X32_SYSCALL_BIT		0x40000000
+#elif defined(__aarch64__)
+#define AUDIT_ARCH_NATIVE	AUDIT_ARCH_AARCH64
+#else
+#error "libtame knows x86-64 and aarch64"
+#endif
+
+#define MAXNR		1024		/* above every native syscall */
+#define MAXROWS		24		/* rows one call may need */
+
+#define OFF_NR		offsetof(struct seccomp_data, nr)
+#define OFF_ARCH	offsetof(struct seccomp_data, arch)
+#define OFF_IP		offsetof(struct seccomp_data, instruction_pointer)
+#define OFF_ARG(i)	(offsetof(struct seccomp_data, args) + 8 * (i))
+
+/* One syscall number's answer: a constant, or rows to test in order. */
+struct leaf {
+	uint32_t	 fallback;	/* RET when no row matches */
+	int		 nrows;
+	int		 rows[MAXROWS];
+	uint32_t	 rets[MAXROWS];
+};
+
+struct emitter {
+	struct tame_prog *p;
+	uint64_t	 gate;
+	int		 overflow;
+};
+
+static struct leaf	 next_leaves[MAXNR], prev_leaves[MAXNR];
+
+static uint32_t
+violation(int held)
+{
+	/* With no flags there is no stderr to report on: die at once. */
+	if ((held & ~TAME__ALWAYS) == 0)
+		return SECCOMP_RET_KILL_PROCESS;
+	return SECCOMP_RET_TRAP | TAME_TRAP_REPORT;
+}
+
+static uint32_t
+rule_ret(const struct tame_rule *r, const struct tame_target *t)
+{
+	switch (r->action) {
+	case TA_ERRNO:
+		return SECCOMP_RET_ERRNO | (uint32_t)r->errnum;
+	case TA_EMULATE:
+		return SECCOMP_RET_TRAP | TAME_TRAP_EMULATE;
+	case TA_LANDLOCK:
+		if (!t->landlock_ok)
+			return SECCOMP_RET_ERRNO | EACCES;
+		return SECCOMP_RET_ALLOW;
+	default:
+		return SECCOMP_RET_ALLOW;
+	}
+}
+
+/*
+ * The applicable rows of one call up to the first that needs no argument
+ * test, which becomes the fallback.  Trailing rows whose answer equals the
+ * fallback change nothing and go.
+ */
+static void
+leaf_build(struct leaf *l, int nr, const struct tame_target *t)
+{
+	const struct tame_rule *r;
+	int i;
+
+	l->fallback = violation(t->held);
+	l->nrows = 0;
+	for (i = 0; i < tame_nrules; i++) {
+		r = &tame_rules[i];
+		if (r->nr != nr || !tame_rule_applies(r, t->held))
+			continue;
+		if (r->cond[0].op == TC_END) {
+			l->fallback = rule_ret(r, t);
+			break;
+		}
+		if (l->nrows < MAXROWS) {
+			l->rows[l->nrows] = i;
+			l->rets[l->nrows++] = rule_ret(r, t);
+		}
+	}
+	while (l->nrows > 0 && l->rets[l->nrows - 1] == l->fallback)
+		l->nrows--;
+}
+
+static int
+leaf_equal(const struct leaf *a, const struct leaf *b)
+{
+	if (a->fallback != b->fallback || a->nrows != b->nrows)
+		return 0;
+	return memcmp(a->rows, b->rows, a->nrows * sizeof(a->rows[0])) == 0 &&
+	    memcmp(a->rets, b->rets, a->nrows * sizeof(a->rets[0])) == 0;
+}
+
+/* Two numbers may share a range when both are the same constant. */
+static int
+leaf_same_constant(const struct leaf *a, const struct leaf *b)
+{
+	return a->nrows == 0 && b->nrows == 0 && a->fallback == b->fallback;
+}
+
+static void
+emit(struct emitter *e, uint16_t code, uint32_t k, uint8_t jt, uint8_t jf)
+{
+	struct tame_prog *p = e->p;
+
+	if (p->len >= TAME_MAXINSN) {
+		e->overflow = 1;
+		return;
+	}
+	p->insn[p->len].code = code;
+	p->insn[p->len].jt = jt;
+	p->insn[p->len].jf = jf;
+	p->insn[p->len].k = k;
+	p->len++;
+}
+
+static void
+emit_load(struct emitter *e, uint32_t off)
+{
+	emit(e, BPF_LD | BPF_W | BPF_ABS, off, 0, 0);
+}
+
+static void
+emit_ret(struct emitter *e, uint32_t ret)
+{
+	emit(e, BPF_RET | BPF_K, ret, 0, 0);
+}
+
+static int
+cond_len(const struct tame_cond *c)
+{
+	switch (c->op) {
+	case TC_NULL:
+	case TC_GATE:
+		return 4;		/* two halves, load and compare each */
+	default:
+		return 1 + (c->mask != 0xffffffffu) + c->nval;
+	}
+}
+
+/*
+ * One condition; fail is the distance from the instruction after this
+ * condition to where a mismatch goes.
+ */
+static void
+emit_cond(struct emitter *e, const struct tame_cond *c, int fail)
+{
+	uint32_t lo, hi, off;
+	int j, n = c->nval;
+
+	switch (c->op) {
+	case TC_NULL:
+	case TC_GATE:
+		off = c->op == TC_NULL ? OFF_ARG(c->arg) : OFF_IP;
+		lo = c->op == TC_NULL ? 0 : (uint32_t)e->gate;
+		hi = c->op == TC_NULL ? 0 : (uint32_t)(e->gate >> 32);
+		emit_load(e, off);
+		emit(e, BPF_JMP | BPF_JEQ | BPF_K, lo, 0, fail + 2);
+		emit_load(e, off + 4);
+		emit(e, BPF_JMP | BPF_JEQ | BPF_K, hi, 0, fail);
+		return;
+	}
+	/* int arguments: the low 32 bits only, as the kernel reads them */
+	emit_load(e, OFF_ARG(c->arg));
+	if (c->mask != 0xffffffffu)
+		emit(e, BPF_ALU | BPF_AND | BPF_K, c->mask, 0, 0);
+	for (j = 0; j < n; j++) {
+		int left = n - 1 - j;	/* compares after this one */
+
+		if (c->op == TC_IN)
+			emit(e, BPF_JMP | BPF_JEQ | BPF_K, c->val[j], left,
+			    j == n - 1 ? fail : 0);
+		else
+			emit(e, BPF_JMP | BPF_JEQ | BPF_K, c->val[j],
+			    left + fail, 0);
+	}
+}
+
+static void
+emit_leaf(struct emitter *e, const struct leaf *l)
+{
+	const struct tame_rule *r;
+	int i, k, len, rest;
+
+	for (i = 0; i < l->nrows; i++) {
+		r = &tame_rules[l->rows[i]];
+		for (len = 1, k = 0; k < TAME_MAXCOND && r->cond[k].op; k++)
+			len += cond_len(&r->cond[k]);
+		if (len > 255) {
+			e->overflow = 1;
+			return;
+		}
+		rest = len - 1;		/* instructions before the RET */
+		for (k = 0; k < TAME_MAXCOND && r->cond[k].op; k++) {
+			rest -= cond_len(&r->cond[k]);
+			emit_cond(e, &r->cond[k], rest + 1);
+		}
+		emit_ret(e, l->rets[i]);
+	}
+	emit_ret(e, l->fallback);
+}
+
+struct range {
+	int	lo, hi;		/* inclusive */
+};
+
+/*
+ * Emit the search over ranges [a, b].  Right subtrees follow left ones;
+ * when a left subtree is too long for an 8-bit jump, a JA (32-bit offset)
+ * hops over it, which the kernel's cache analysis follows as well.
+ */
+static void
+emit_tree(struct emitter *e, const struct range *rg, int a, int b,
+    const struct leaf *leaves)
+{
+	struct tame_prog *p = e->p;
+	int at, left, mid;
+
+	if (e->overflow)
+		return;
+	if (a == b) {
+		emit_leaf(e, &leaves[rg[a].lo]);
+		return;
+	}
+	mid = (a + b + 1) / 2;
+	at = p->len;
+	emit(e, BPF_JMP | BPF_JGE | BPF_K, (uint32_t)rg[mid].lo, 0, 0);
+	emit_tree(e, rg, a, mid - 1, leaves);
+	if (e->overflow)
+		return;
+	left = p->len - at - 1;
+	if (left <= 255) {
+		p->insn[at].jt = (uint8_t)left;
+	} else {
+		if (p->len >= TAME_MAXINSN) {
+			e->overflow = 1;
+			return;
+		}
+		memmove(&p->insn[at + 2], &p->insn[at + 1],
+		    left * sizeof(p->insn[0]));
+		p->len++;
+		p->insn[at].jt = 0;
+		p->insn[at].jf = 1;
+		p->insn[at + 1] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JA,
+		    (uint32_t)left, 0, 0);
+	}
+	emit_tree(e, rg, mid, b, leaves);
+}
+
+uint32_t
+tame_audit_arch(void)
+{
+	return AUDIT_ARCH_NATIVE;
+}
+
+int
+tame_compile(const struct tame_target *next, const struct tame_target *prev,
+    uint64_t gate, struct tame_prog *out)
+{
+	static struct range rg[MAXNR];
+	struct emitter e = { out, gate, 0 };
+	int nr, n, nranges = 0;
+
+	n = tame_syscall_max() + 2;	/* the last range: every higher number */
+	if (n > MAXNR)
+		n = MAXNR;
+	for (nr = 0; nr < n; nr++) {
+		leaf_build(&next_leaves[nr], nr, next);
+		if (prev == NULL)
+			continue;
+		leaf_build(&prev_leaves[nr], nr, prev);
+		if (leaf_equal(&next_leaves[nr], &prev_leaves[nr])) {
+			/* the older filter already answers this call */
+			next_leaves[nr].nrows = 0;
+			next_leaves[nr].fallback = SECCOMP_RET_ALLOW;
+		}
+	}
+	for (nr = 0; nr < n; nr++) {
+		if (nranges > 0 && leaf_same_constant(&next_leaves[nr],
+		    &next_leaves[rg[nranges - 1].lo])) {
+			rg[nranges - 1].hi = nr;
+			continue;
+		}
+		rg[nranges].lo = rg[nranges].hi = nr;
+		nranges++;
+	}
+
+	out->len = 0;
+	emit_load(&e, OFF_ARCH);
+	emit(&e, BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_NATIVE, 1, 0);
+	emit_ret(&e, SECCOMP_RET_KILL_PROCESS);
+	emit_load(&e, OFF_NR);
+#ifdef X32_SYSCALL_BIT
+	emit(&e, BPF_JMP | BPF_JGE | BPF_K, X32_SYSCALL_BIT, 0, 1);
+	emit_ret(&e, SECCOMP_RET_KILL_PROCESS);
+#endif
+	emit_tree(&e, rg, 0, nranges - 1, next_leaves);
+	if (e.overflow) {
+		errno = E2BIG;
+		return -1;
+	}
+	return 0;
+}

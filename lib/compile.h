@@ -1,0 +1,44 @@
+/*
+ * compile.h: the policy table compiled to a classic-BPF seccomp program.
+ */
+#ifndef TAME_COMPILE_H
+#define TAME_COMPILE_H
+
+#include <linux/filter.h>
+#include <stdint.h>
+
+#define TAME_MAXINSN	4096		/* BPF_MAXINSNS */
+
+struct tame_prog {
+	struct sock_filter	 insn[TAME_MAXINSN];
+	int			 len;
+};
+
+/* Everything that decides what one compiled filter does. */
+struct tame_target {
+	int		 held;		/* expanded flags (tame_expand) */
+	int		 landlock_ok;	/* Landlock rows may be allowed */
+};
+
+/*
+ * Compile the filter for next.  With prev not NULL, the filter is a delta
+ * that narrows what the filter compiled for prev already decides: calls
+ * both decide alike are allowed at once, since the older filter still
+ * runs.  gate is the address libtame's own syscalls return to.  Returns
+ * 0, or -1 with errno E2BIG when the program would not fit.
+ */
+int	tame_compile(const struct tame_target *next,
+	    const struct tame_target *prev, uint64_t gate,
+	    struct tame_prog *out);
+
+/* The action a compiled program returns for one call (a BPF run). */
+uint32_t tame_bpf_run(const struct tame_prog *, uint32_t arch, int nr,
+	    const uint64_t args[6], uint64_t ip);
+
+uint32_t tame_bpf_run_raw(const struct sock_filter *, int len, uint32_t arch,
+	    int nr, const uint64_t args[6], uint64_t ip);
+
+/* The audit architecture this library filters for. */
+uint32_t tame_audit_arch(void);
+
+#endif /* TAME_COMPILE_H */

@@ -1,0 +1,98 @@
+/*
+ * flags.c: flag names, both ways, from the table in policy.c.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "policy.h"
+#include "tame.h"
+#include "tame_int.h"
+
+#define SEPARATORS	", \t\n|"
+
+TAME_EXPORT const char *
+tame_flag_name(int flag)
+{
+	int i;
+
+	for (i = 0; i < tame_nflagnames; i++)
+		if (tame_flagnames[i].flag == flag)
+			return tame_flagnames[i].name;
+	return NULL;
+}
+
+static int
+lookup(const char *word, size_t len)
+{
+	int i;
+
+	if (len > 5 && strncasecmp(word, "TAME_", 5) == 0) {
+		word += 5;
+		len -= 5;
+	}
+	for (i = 0; i < tame_nflagnames; i++)
+		if (strlen(tame_flagnames[i].name) == len &&
+		    strncasecmp(tame_flagnames[i].name, word, len) == 0)
+			return tame_flagnames[i].flag;
+	return -1;
+}
+
+TAME_EXPORT int
+tame_flags_parse(const char *s, int *flags, const char **bad)
+{
+	size_t len;
+	int f, acc = 0;
+
+	if (s == NULL || flags == NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	for (;;) {
+		s += strspn(s, SEPARATORS);
+		if (*s == '\0')
+			break;
+		len = strcspn(s, SEPARATORS);
+		if ((f = lookup(s, len)) == -1) {
+			if (bad != NULL)
+				*bad = s;
+			errno = EINVAL;
+			return -1;
+		}
+		acc |= f;
+		s += len;
+	}
+	*flags = acc;
+	return 0;
+}
+
+TAME_EXPORT int
+tame_flags_name(int flags, char *buf, size_t len)
+{
+	const char *sep = "";
+	size_t n = 0;
+	int i, f, left = flags;
+
+	if (flags & ~TAME_ALL) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (len > 0)
+		buf[0] = '\0';
+	for (i = 0; i < tame_nflagnames; i++) {
+		f = tame_flagnames[i].flag;
+		if ((left & f) != f)
+			continue;
+		/* stdio stands for malloc+rw; print the composite alone */
+		if (f == TAME_MALLOC || f == TAME_RW)
+			if ((left & TAME_STDIO) == TAME_STDIO)
+				continue;
+		left &= ~f;
+		n += snprintf(buf + (n < len ? n : len), n < len ? len - n : 0,
+		    "%s%s", sep, tame_flagnames[i].name);
+		sep = ",";
+	}
+	return (int)n;
+}

@@ -1,0 +1,196 @@
+/*
+ * landlock.c: the file system half of the path-gated flags.
+ *
+ * Seccomp cannot read a path, so opens that only some paths may succeed
+ * at (the time zone files for everyone, the passwd and group files for
+ * GETPW, resolv.conf and friends for DNSPATH, /tmp for TMPPATH) pass the
+ * filter and meet a Landlock layer that handles exactly the rights the
+ * held flags do not grant everywhere.  Each tame() may add a layer; layers
+ * only ever narrow, as flags do.  Landlock refusals are EACCES.
+ *
+ * A layer binds the calling thread and the threads it starts later, not
+ * the ones already running, so tame() only relies on Landlock when the
+ * process is single-threaded; otherwise the filter answers the confined
+ * opens with EACCES itself.
+ */
+#include <sys/syscall.h>
+#include <linux/landlock.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <unistd.h>
+
+#include "gate.h"
+#include "policy.h"
+#include "tame_int.h"
+
+/* Rights newer than Debian 12's <linux/landlock.h> (ABI 2). */
+#ifndef LANDLOCK_ACCESS_FS_REFER
+#define LANDLOCK_ACCESS_FS_REFER	(1ULL << 13)
+#endif
+#ifndef LANDLOCK_ACCESS_FS_TRUNCATE
+#define LANDLOCK_ACCESS_FS_TRUNCATE	(1ULL << 14)
+#endif
+
+#define LL_READ		(LANDLOCK_ACCESS_FS_READ_FILE | \
+			 LANDLOCK_ACCESS_FS_READ_DIR)
+#define LL_WRITE	(LANDLOCK_ACCESS_FS_WRITE_FILE | \
+			 LANDLOCK_ACCESS_FS_TRUNCATE)
+#define LL_CREATE	(LANDLOCK_ACCESS_FS_REMOVE_DIR | \
+			 LANDLOCK_ACCESS_FS_REMOVE_FILE | \
+			 LANDLOCK_ACCESS_FS_MAKE_CHAR | \
+			 LANDLOCK_ACCESS_FS_MAKE_DIR | \
+			 LANDLOCK_ACCESS_FS_MAKE_REG | \
+			 LANDLOCK_ACCESS_FS_MAKE_SOCK | \
+			 LANDLOCK_ACCESS_FS_MAKE_FIFO | \
+			 LANDLOCK_ACCESS_FS_MAKE_BLOCK | \
+			 LANDLOCK_ACCESS_FS_MAKE_SYM)
+#define LL_FILE		(LANDLOCK_ACCESS_FS_READ_FILE | \
+			 LANDLOCK_ACCESS_FS_WRITE_FILE | \
+			 LANDLOCK_ACCESS_FS_TRUNCATE)
+
+TAME_EXPORT int
+tame_landlock_abi(void)
+{
+	static int abi = -1;
+	long r;
+
+	if (abi < 0) {
+		r = tame__gate(SYS_landlock_create_ruleset, 0, 0,
+		    LANDLOCK_CREATE_RULESET_VERSION, 0, 0, 0);
+		abi = r < 0 ? 0 : (int)r;
+	}
+	return abi;
+}
+
+/*
+ * The rights a layer for held must handle: those the flags do not grant
+ * on every path.  Zero when no Landlock-confined row is live.
+ */
+static uint64_t
+handled(int held, int abi)
+{
+	uint64_t h = 0;
+
+	if ((held & ~TAME__ALWAYS) == 0)
+		return 0;		/* tame(0) opens nothing */
+	if ((held & TAME_RPATH) == 0)
+		h |= LL_READ;
+	if (held & TAME_TMPPATH) {
+		if ((held & TAME_WPATH) == 0)
+			h |= LL_WRITE;
+		if ((held & TAME_CPATH) == 0)
+			h |= LL_CREATE;
+	}
+	if (h == 0)
+		return 0;
+	/*
+	 * Any layer refuses renames across directories unless it handles
+	 * and grants REFER (ABI 2); CPATH must keep them.
+	 */
+	if (held & TAME_CPATH)
+		h |= LANDLOCK_ACCESS_FS_REFER;
+	switch (abi) {
+	case 1:
+		h &= ~LANDLOCK_ACCESS_FS_REFER;
+		/* FALLTHROUGH */
+	case 2:
+		h &= ~LANDLOCK_ACCESS_FS_TRUNCATE;
+	}
+	return h;
+}
+
+int
+tame__landlock_needed(int held)
+{
+	return handled(held, 7) != 0;
+}
+
+static int
+add_path(int ruleset, const char *path, uint64_t access)
+{
+	struct landlock_path_beneath_attr pb;
+	long fd, r;
+
+	fd = tame__gate(SYS_openat, AT_FDCWD, (long)path, O_PATH | O_CLOEXEC,
+	    0, 0, 0);
+	if (fd == -ENOENT || fd == -ENOTDIR)
+		return 0;		/* nothing there to grant */
+	if (fd < 0)
+		return (int)fd;
+	pb.parent_fd = (int)fd;
+	pb.allowed_access = access;
+	r = tame__gate(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH,
+	    (long)&pb, 0, 0, 0);
+	if (r == -EINVAL) {
+		/* not a directory: only file rights apply */
+		pb.allowed_access = access & LL_FILE;
+		r = pb.allowed_access == 0 ? 0 : tame__gate(
+		    SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH,
+		    (long)&pb, 0, 0, 0);
+	}
+	tame__gate(SYS_close, fd, 0, 0, 0, 0, 0);
+	return (int)r;
+}
+
+/*
+ * Build the layer held needs.  Returns 0 with *ruleset_fd -1 when none is
+ * needed, 0 with a ruleset to enforce, or -1 with errno.
+ */
+int
+tame__landlock_prepare(int held, int *ruleset_fd)
+{
+	struct landlock_ruleset_attr attr;
+	uint64_t access, h;
+	long fd;
+	int abi, i, r;
+
+	*ruleset_fd = -1;
+	abi = tame_landlock_abi();
+	if (abi == 0)
+		return 0;
+	h = handled(held, abi);
+	if (h == 0)
+		return 0;
+	attr.handled_access_fs = h;
+	fd = tame__gate(SYS_landlock_create_ruleset, (long)&attr, sizeof(attr),
+	    0, 0, 0, 0);
+	if (fd < 0) {
+		errno = (int)-fd;
+		return -1;
+	}
+	for (i = 0; i < tame_nlpaths; i++) {
+		if ((held & tame_lpaths[i].flag) == 0)
+			continue;
+		access = tame_lpaths[i].rights == TL_FULL ? h : LL_READ;
+		access &= h & ~LANDLOCK_ACCESS_FS_REFER;
+		if (access == 0)
+			continue;
+		if ((r = add_path((int)fd, tame_lpaths[i].path, access)) < 0)
+			goto fail;
+	}
+	if ((h & LANDLOCK_ACCESS_FS_REFER) &&
+	    (r = add_path((int)fd, "/", LANDLOCK_ACCESS_FS_REFER)) < 0)
+		goto fail;
+	*ruleset_fd = (int)fd;
+	return 0;
+fail:
+	tame__gate(SYS_close, fd, 0, 0, 0, 0, 0);
+	errno = -r;
+	return -1;
+}
+
+int
+tame__landlock_enforce(int ruleset_fd)
+{
+	long r;
+
+	r = tame__gate(SYS_landlock_restrict_self, ruleset_fd, 0, 0, 0, 0, 0);
+	tame__gate(SYS_close, ruleset_fd, 0, 0, 0, 0, 0);
+	if (r < 0) {
+		errno = (int)-r;
+		return -1;
+	}
+	return 0;
+}

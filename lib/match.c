@@ -1,0 +1,77 @@
+/*
+ * match.c: decide one system call against the table, in C.
+ *
+ * The compiled filter is the fast path; this is the same decision for
+ * those who cannot run BPF: the violation reporter (which must say what
+ * flag was missing), tame-audit, and the tests.  It allocates nothing and
+ * calls nothing, so the SIGSYS handler may use it.
+ */
+#include <stdint.h>
+
+#include "policy.h"
+
+int
+tame_expand(int flags)
+{
+	int i, f = flags;
+
+	for (i = 0; i < tame_nflagnames; i++)
+		if (f & tame_flagnames[i].flag)
+			f |= tame_flagnames[i].implies;
+	/* Implications are one level deep except CMSG -> UNIX -> RW. */
+	for (i = 0; i < tame_nflagnames; i++)
+		if (f & tame_flagnames[i].flag)
+			f |= tame_flagnames[i].implies;
+	if (f != 0)
+		f |= TAME__BASE;
+	return f | TAME__ALWAYS;
+}
+
+int
+tame_rule_args_match(const struct tame_rule *r, const uint64_t args[6],
+    uint64_t ip, uint64_t gate)
+{
+	const struct tame_cond *c;
+	uint32_t v;
+	int i, j, hit;
+
+	for (i = 0; i < TAME_MAXCOND; i++) {
+		c = &r->cond[i];
+		switch (c->op) {
+		case TC_NULL:
+			if (args[c->arg] != 0)
+				return 0;
+			continue;
+		case TC_GATE:
+			if (ip != gate)
+				return 0;
+			continue;
+		case TC_END:
+			return 1;
+		}
+		/* int arguments are compared on their low 32 bits */
+		v = (uint32_t)args[c->arg] & c->mask;
+		for (hit = 0, j = 0; j < c->nval; j++)
+			if (v == c->val[j])
+				hit = 1;
+		if (hit != (c->op == TC_IN))
+			return 0;
+	}
+	return 1;
+}
+
+int
+tame_policy_match(int held, int nr, const uint64_t args[6], uint64_t ip,
+    uint64_t gate)
+{
+	const struct tame_rule *r;
+	int i;
+
+	for (i = 0; i < tame_nrules; i++) {
+		r = &tame_rules[i];
+		if (r->nr == nr && tame_rule_applies(r, held) &&
+		    tame_rule_args_match(r, args, ip, gate))
+			return i;
+	}
+	return -1;
+}

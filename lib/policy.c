@@ -1,0 +1,558 @@
+/*
+ * policy.c: the policy.  One row per (system call, flags, argument test).
+ *
+ * Blocks run from least risky and most required to most powerful, each
+ * with the reason it exists.  Within one system call the first applicable
+ * row decides, so for every call the plain allowances come first, then
+ * the Landlock-confined ones, then the traps and soft denials: a soft
+ * denial never shadows an allowance that a larger set of flags grants.
+ * tests/test_table.c checks that order.
+ */
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <asm/sockios.h>
+#include <linux/netlink.h>
+#include <linux/prctl.h>
+#include <linux/sched.h>
+#include <linux/seccomp.h>
+#include <netinet/in.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+
+#include "policy.h"
+
+#define SYS(n)		.nr = __NR_##n, .name = #n
+#define NV(...)		(sizeof((uint32_t[]){ __VA_ARGS__ }) / sizeof(uint32_t))
+#define IN(a, m, ...)	{ TC_IN, a, NV(__VA_ARGS__), m, { __VA_ARGS__ } }
+#define NOTIN(a, m, ...) { TC_NOTIN, a, NV(__VA_ARGS__), m, { __VA_ARGS__ } }
+#define ISNULL(a)	{ TC_NULL, a, 0, 0, { 0 } }
+#define FROM_LIBTAME	{ TC_GATE, 0, 0, 0, { 0 } }
+#define ALL32		0xffffffffu
+
+/* Flag groups used by rows. */
+#define ALWAYS		TAME__ALWAYS
+#define BASE		TAME__BASE
+#define MALLOC		TAME_MALLOC
+#define RW		TAME_RW
+#define RPATH		TAME_RPATH
+#define WPATH		TAME_WPATH
+#define CPATH		TAME_CPATH
+#define TMPPATH		TAME_TMPPATH
+#define INET		TAME_INET
+#define UNIX		TAME_UNIX
+#define DNSPATH		TAME_DNSPATH
+#define GETPW		TAME_GETPW
+#define IOCTL		TAME_IOCTL
+#define PROC		TAME_PROC
+#define NET		(INET | UNIX | DNSPATH)
+
+/*
+ * Open flags that decide what an open may do.  The tmpfile bit is the
+ * kernel's 020000000 alone: glibc's O_TMPFILE also contains O_DIRECTORY,
+ * and masking with it would refuse opendir().  O_PATH is in the mask so
+ * that a path-only open is a lookup (RPATH), whatever access mode it
+ * names.  O_CLOEXEC, O_NONBLOCK, O_DIRECTORY, O_NOFOLLOW, O_APPEND,
+ * O_EXCL and O_LARGEFILE change nothing here and pass.
+ */
+#define TMPFILE_BIT	020000000
+#define OPEN_BITS	(O_ACCMODE | O_CREAT | O_TRUNC | TMPFILE_BIT | O_PATH)
+#define OPEN_READ	O_RDONLY, O_PATH
+#define OPEN_WRITE	O_WRONLY, O_WRONLY | O_TRUNC
+#define OPEN_RDWR	O_RDWR, O_RDWR | O_TRUNC
+#define CREATE_WRITE	O_WRONLY | O_CREAT, O_WRONLY | O_CREAT | O_TRUNC, \
+			O_WRONLY | TMPFILE_BIT
+#define CREATE_RDWR	O_RDWR | O_CREAT, O_RDWR | O_CREAT | O_TRUNC, \
+			O_RDWR | TMPFILE_BIT
+#define CREATE_READ	O_RDONLY | O_CREAT
+
+/* pthread_create's clone; anything that makes namespaces or traces is out. */
+#define THREAD_CLONE	(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | \
+			 CLONE_THREAD)
+#define CLONE_NEVER	(CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | \
+			 CLONE_NEWIPC | CLONE_NEWUSER | CLONE_NEWPID | \
+			 CLONE_NEWNET | CLONE_PTRACE | CLONE_UNTRACED)
+
+#define SOCK_FLAGS	(SOCK_NONBLOCK | SOCK_CLOEXEC)
+#define SOCK_TYPE	(ALL32 & ~SOCK_FLAGS)
+
+#define WHY_SELF	"information about the process itself"
+#define WHY_SIG		"signal handling within the process"
+#define WHY_TIME	"clocks, sleeping and timers"
+#define WHY_THREAD	"threads and their housekeeping"
+#define WHY_RETAME	"tame() narrows again under its own filter"
+#define WHY_MEM		"memory, never executable (W^X)"
+#define WHY_IO		"I/O on descriptors already open"
+#define WHY_FD		"descriptor housekeeping"
+#define WHY_POLL	"waiting for descriptors"
+#define WHY_LOOKUP	"path lookups leak names: RPATH"
+#define WHY_READ	"open for reading"
+#define WHY_WRITE	"open an existing file for writing"
+#define WHY_RDWR	"open for reading and writing"
+#define WHY_ATTR	"change attributes of existing files"
+#define WHY_CREATE	"create a new name"
+#define WHY_REMOVE	"remove or rename a name"
+#define WHY_SOCK	"socket calls"
+#define WHY_TTY		"terminal control"
+#define WHY_PROC	"other processes: fork, signal, wait, change ids"
+#define WHY_TMP		"/tmp only, confined by Landlock"
+
+const struct tame_rule tame_rules[] = {
+	/* Leaving is always possible: tame(0) keeps exactly these. */
+	{ SYS(exit), ALWAYS, .why = "the thread ends" },
+	{ SYS(exit_group), ALWAYS, .why = "the process ends" },
+
+	/* Base set: everything nonzero gets it.  Information about self. */
+	{ SYS(getpid), BASE, .why = WHY_SELF },
+	{ SYS(getppid), BASE, .why = WHY_SELF },
+	{ SYS(gettid), BASE, .why = WHY_SELF },
+	{ SYS(getuid), BASE, .why = WHY_SELF },
+	{ SYS(geteuid), BASE, .why = WHY_SELF },
+	{ SYS(getgid), BASE, .why = WHY_SELF },
+	{ SYS(getegid), BASE, .why = WHY_SELF },
+	{ SYS(getresuid), BASE, .why = WHY_SELF },
+	{ SYS(getresgid), BASE, .why = WHY_SELF },
+	{ SYS(getgroups), BASE, .why = WHY_SELF },
+	{ SYS(getpgid), BASE, .why = WHY_SELF },
+#ifdef __NR_getpgrp
+	{ SYS(getpgrp), BASE, .why = WHY_SELF },
+#endif
+	{ SYS(getsid), BASE, .why = WHY_SELF },
+	{ SYS(getrusage), BASE, .why = WHY_SELF },
+	{ SYS(times), BASE, .why = WHY_SELF },
+	{ SYS(umask), BASE, .why = WHY_SELF },
+	{ SYS(uname), BASE, .why = WHY_SELF },
+	{ SYS(sysinfo), BASE, .why = WHY_SELF },
+	{ SYS(getcpu), BASE, .why = WHY_SELF },
+	{ SYS(sched_getaffinity), BASE, .why = WHY_SELF },
+	{ SYS(sched_yield), BASE, .why = WHY_SELF },
+	{ SYS(fchdir), BASE, .why = "move to a directory already open" },
+#ifdef __NR_getrlimit
+	{ SYS(getrlimit), BASE, .why = WHY_SELF },
+#endif
+	{ SYS(prlimit64), BASE, .cond = { IN(0, ALL32, 0), ISNULL(2) },
+	    .why = "read own limits (getrlimit)" },
+	{ SYS(prctl), BASE, .cond = { IN(0, ALL32, PR_SET_NAME, PR_GET_NAME,
+	    PR_GET_SECCOMP, PR_SET_NO_NEW_PRIVS, PR_GET_NO_NEW_PRIVS,
+	    PR_GET_DUMPABLE, PR_CAPBSET_READ) },
+	    .why = "name and inspect self; set no_new_privs for tame()" },
+
+	/* Signals within the process.  SIGSYS stays libtame's. */
+	{ SYS(rt_sigreturn), BASE, .why = WHY_SIG },
+	{ SYS(restart_syscall), BASE, .why = WHY_SIG },
+	{ SYS(rt_sigprocmask), BASE, .why = WHY_SIG },
+	{ SYS(rt_sigpending), BASE, .why = WHY_SIG },
+	{ SYS(rt_sigsuspend), BASE, .why = WHY_SIG },
+	{ SYS(rt_sigtimedwait), BASE, .why = WHY_SIG },
+	{ SYS(sigaltstack), BASE, .why = WHY_SIG },
+#ifdef __NR_pause
+	{ SYS(pause), BASE, .why = WHY_SIG },
+#endif
+	{ SYS(rt_sigaction), BASE, .cond = { NOTIN(0, ALL32, SIGSYS) },
+	    .why = "handlers for any signal but SIGSYS" },
+	{ SYS(rt_sigaction), BASE, .cond = { ISNULL(1) },
+	    .why = "reading a disposition changes nothing" },
+
+	/* Time. */
+	{ SYS(clock_gettime), BASE, .why = WHY_TIME },
+	{ SYS(clock_getres), BASE, .why = WHY_TIME },
+	{ SYS(gettimeofday), BASE, .why = WHY_TIME },
+#ifdef __NR_time
+	{ SYS(time), BASE, .why = WHY_TIME },
+#endif
+	{ SYS(clock_nanosleep), BASE, .why = WHY_TIME },
+	{ SYS(nanosleep), BASE, .why = WHY_TIME },
+	{ SYS(getitimer), BASE, .why = WHY_TIME },
+	{ SYS(setitimer), BASE, .why = WHY_TIME },
+#ifdef __NR_alarm
+	{ SYS(alarm), BASE, .why = WHY_TIME },
+#endif
+	{ SYS(timer_create), BASE, .why = WHY_TIME },
+	{ SYS(timer_settime), BASE, .why = WHY_TIME },
+	{ SYS(timer_gettime), BASE, .why = WHY_TIME },
+	{ SYS(timer_getoverrun), BASE, .why = WHY_TIME },
+	{ SYS(timer_delete), BASE, .why = WHY_TIME },
+
+	/* Housekeeping every thread and fork child does. */
+	{ SYS(futex), BASE, .why = WHY_THREAD },
+	{ SYS(set_robust_list), BASE, .why = WHY_THREAD },
+	{ SYS(get_robust_list), BASE, .why = WHY_THREAD },
+	{ SYS(set_tid_address), BASE, .why = WHY_THREAD },
+	{ SYS(rseq), BASE, .why = WHY_THREAD },
+
+	/* What tame() itself needs to narrow again. */
+	{ SYS(seccomp), BASE, .cond = { IN(0, ALL32, SECCOMP_SET_MODE_FILTER) },
+	    .why = WHY_RETAME },
+	{ SYS(landlock_create_ruleset), BASE, .why = WHY_RETAME },
+	{ SYS(landlock_add_rule), BASE, .why = WHY_RETAME },
+	{ SYS(landlock_restrict_self), BASE, .why = WHY_RETAME },
+	{ SYS(unshare), BASE, .cond = { IN(0, ALL32, CLONE_THREAD) },
+	    .why = "single-thread probe; changes nothing" },
+	{ SYS(write), BASE, .cond = { IN(0, ALL32, (uint32_t)-1) },
+	    .why = "the audit marker: -1 is never a descriptor" },
+	{ SYS(openat), BASE, .cond = { IN(2, ALL32, O_PATH | O_CLOEXEC),
+	    FROM_LIBTAME }, .why = "tame() names Landlock rule paths" },
+	{ SYS(close), BASE, .cond = { FROM_LIBTAME },
+	    .why = "tame() closes those paths" },
+	{ SYS(write), BASE, .cond = { IN(0, ALL32, 2), FROM_LIBTAME },
+	    .why = "the violation report" },
+	{ SYS(tgkill), BASE, .cond = { FROM_LIBTAME },
+	    .why = "a checked signal to self" },
+	{ SYS(kill), BASE, .cond = { FROM_LIBTAME },
+	    .why = "a checked signal to self" },
+
+	/* MALLOC: memory, and threads (which are only memory and a stack). */
+	{ SYS(brk), MALLOC, .why = WHY_MEM },
+	{ SYS(mmap), MALLOC, .cond = { IN(2, PROT_EXEC, 0) }, .why = WHY_MEM },
+	{ SYS(mprotect), MALLOC, .cond = { IN(2, PROT_EXEC, 0) },
+	    .why = WHY_MEM },
+	{ SYS(munmap), MALLOC, .why = WHY_MEM },
+	{ SYS(mremap), MALLOC, .why = WHY_MEM },
+	{ SYS(madvise), MALLOC, .why = WHY_MEM },
+	{ SYS(getrandom), MALLOC, .why = "malloc seeds its tcache key" },
+	{ SYS(clone), MALLOC, .cond = { IN(0, THREAD_CLONE, THREAD_CLONE),
+	    IN(0, CLONE_NEVER, 0) }, .why = "pthread_create" },
+
+	/* RW: I/O on descriptors the process already holds. */
+	{ SYS(read), RW, .why = WHY_IO },
+	{ SYS(readv), RW, .why = WHY_IO },
+	{ SYS(pread64), RW, .why = WHY_IO },
+	{ SYS(preadv), RW, .why = WHY_IO },
+	{ SYS(preadv2), RW, .why = WHY_IO },
+	{ SYS(write), RW, .why = WHY_IO },
+	{ SYS(writev), RW, .why = WHY_IO },
+	{ SYS(pwrite64), RW, .why = WHY_IO },
+	{ SYS(pwritev), RW, .why = WHY_IO },
+	{ SYS(pwritev2), RW, .why = WHY_IO },
+	{ SYS(lseek), RW, .why = WHY_IO },
+	{ SYS(sendfile), RW, .why = WHY_IO },
+	{ SYS(splice), RW, .why = WHY_IO },
+	{ SYS(tee), RW, .why = WHY_IO },
+	{ SYS(copy_file_range), RW, .why = WHY_IO },
+	{ SYS(fsync), RW, .why = WHY_IO },
+	{ SYS(fdatasync), RW, .why = WHY_IO },
+	{ SYS(ftruncate), RW, .why = WHY_IO },
+	{ SYS(fallocate), RW, .why = WHY_IO },
+	{ SYS(fadvise64), RW, .why = WHY_IO },
+	{ SYS(fstat), RW, .why = WHY_IO },
+	{ SYS(getdents64), RW, .why = "read a directory already open" },
+#ifdef __NR_getdents
+	{ SYS(getdents), RW, .why = "read a directory already open" },
+#endif
+	{ SYS(recvfrom), RW, .why = WHY_IO },
+	{ SYS(sendto), RW, .cond = { ISNULL(4) },
+	    .why = "send on a connected socket, no address" },
+	{ SYS(recvmsg), RW, .why = "XXX cannot see SCM_RIGHTS (CAVEATS)" },
+	{ SYS(sendmsg), RW, .why = "XXX cannot see SCM_RIGHTS (CAVEATS)" },
+	{ SYS(recvmmsg), RW, .why = "XXX cannot see SCM_RIGHTS (CAVEATS)" },
+	{ SYS(sendmmsg), RW, .why = "XXX cannot see SCM_RIGHTS (CAVEATS)" },
+	{ SYS(shutdown), RW, .why = WHY_IO },
+	{ SYS(close), RW, .why = WHY_FD },
+	{ SYS(close_range), RW, .why = WHY_FD },
+	{ SYS(dup), RW, .why = WHY_FD },
+#ifdef __NR_dup2
+	{ SYS(dup2), RW, .why = WHY_FD },
+#endif
+	{ SYS(dup3), RW, .why = WHY_FD },
+	{ SYS(fcntl), RW, .cond = { IN(1, ALL32, F_DUPFD, F_DUPFD_CLOEXEC,
+	    F_GETFD, F_SETFD, F_GETFL, F_SETFL) }, .why = WHY_FD },
+	{ SYS(ioctl), RW, .cond = { IN(1, ALL32, FIONREAD, FIONBIO, FIOCLEX,
+	    FIONCLEX) }, .why = WHY_FD },
+#ifdef __NR_pipe
+	{ SYS(pipe), RW, .why = WHY_FD },
+#endif
+	{ SYS(pipe2), RW, .why = WHY_FD },
+	{ SYS(socketpair), RW, .cond = { IN(0, ALL32, AF_UNIX) },
+	    .why = "an anonymous, connected pair" },
+	{ SYS(eventfd2), RW, .why = WHY_FD },
+#ifdef __NR_eventfd
+	{ SYS(eventfd), RW, .why = WHY_FD },
+#endif
+	{ SYS(timerfd_create), RW, .why = WHY_FD },
+	{ SYS(timerfd_settime), RW, .why = WHY_FD },
+	{ SYS(timerfd_gettime), RW, .why = WHY_FD },
+#ifdef __NR_poll
+	{ SYS(poll), RW, .why = WHY_POLL },
+#endif
+	{ SYS(ppoll), RW, .why = WHY_POLL },
+#ifdef __NR_select
+	{ SYS(select), RW, .why = WHY_POLL },
+#endif
+	{ SYS(pselect6), RW, .why = WHY_POLL },
+#ifdef __NR_epoll_create
+	{ SYS(epoll_create), RW, .why = WHY_POLL },
+#endif
+	{ SYS(epoll_create1), RW, .why = WHY_POLL },
+	{ SYS(epoll_ctl), RW, .why = WHY_POLL },
+#ifdef __NR_epoll_wait
+	{ SYS(epoll_wait), RW, .why = WHY_POLL },
+#endif
+	{ SYS(epoll_pwait), RW, .why = WHY_POLL },
+	{ SYS(epoll_pwait2), RW, .why = WHY_POLL },
+
+	/* RPATH: read-only effects on the file system. */
+	{ SYS(openat), RPATH, .cond = { IN(2, OPEN_BITS, OPEN_READ) },
+	    .why = WHY_READ },
+#ifdef __NR_open
+	{ SYS(open), RPATH, .cond = { IN(1, OPEN_BITS, OPEN_READ) },
+	    .why = WHY_READ },
+#endif
+	{ SYS(newfstatat), RPATH, .why = WHY_LOOKUP },
+#ifdef __NR_stat
+	{ SYS(stat), RPATH, .why = WHY_LOOKUP },
+	{ SYS(lstat), RPATH, .why = WHY_LOOKUP },
+#endif
+	{ SYS(statx), RPATH, .why = WHY_LOOKUP },
+#ifdef __NR_access
+	{ SYS(access), RPATH, .why = WHY_LOOKUP },
+#endif
+	{ SYS(faccessat), RPATH, .why = WHY_LOOKUP },
+	{ SYS(faccessat2), RPATH, .why = WHY_LOOKUP },
+#ifdef __NR_readlink
+	{ SYS(readlink), RPATH, .why = WHY_LOOKUP },
+#endif
+	{ SYS(readlinkat), RPATH, .why = WHY_LOOKUP },
+	{ SYS(getcwd), RPATH, .why = WHY_LOOKUP },
+	{ SYS(chdir), RPATH, .why = WHY_LOOKUP },
+	{ SYS(statfs), RPATH, .why = WHY_LOOKUP },
+	{ SYS(fstatfs), RPATH, .why = WHY_LOOKUP },
+	{ SYS(getxattr), RPATH, .why = WHY_LOOKUP },
+	{ SYS(lgetxattr), RPATH, .why = WHY_LOOKUP },
+	{ SYS(fgetxattr), RPATH, .why = WHY_LOOKUP },
+	{ SYS(listxattr), RPATH, .why = WHY_LOOKUP },
+	{ SYS(llistxattr), RPATH, .why = WHY_LOOKUP },
+	{ SYS(flistxattr), RPATH, .why = WHY_LOOKUP },
+
+	/* WPATH: write to files that exist; O_RDWR needs RPATH too. */
+	{ SYS(openat), WPATH, .cond = { IN(2, OPEN_BITS, OPEN_WRITE) },
+	    .why = WHY_WRITE },
+	{ SYS(openat), RPATH, WPATH, .cond = { IN(2, OPEN_BITS, OPEN_RDWR) },
+	    .why = WHY_RDWR },
+#ifdef __NR_open
+	{ SYS(open), WPATH, .cond = { IN(1, OPEN_BITS, OPEN_WRITE) },
+	    .why = WHY_WRITE },
+	{ SYS(open), RPATH, WPATH, .cond = { IN(1, OPEN_BITS, OPEN_RDWR) },
+	    .why = WHY_RDWR },
+#endif
+	{ SYS(truncate), WPATH, .why = WHY_ATTR },
+	{ SYS(fchmod), WPATH, .why = WHY_ATTR },
+	{ SYS(fchmodat), WPATH, .why = WHY_ATTR },
+	{ SYS(fchown), WPATH, .why = WHY_ATTR },
+	{ SYS(fchownat), WPATH, .why = WHY_ATTR },
+	{ SYS(utimensat), WPATH, .why = WHY_ATTR },
+#ifdef __NR_chmod
+	{ SYS(chmod), WPATH, .why = WHY_ATTR },
+	{ SYS(chown), WPATH, .why = WHY_ATTR },
+	{ SYS(lchown), WPATH, .why = WHY_ATTR },
+	{ SYS(utime), WPATH, .why = WHY_ATTR },
+	{ SYS(utimes), WPATH, .why = WHY_ATTR },
+	{ SYS(futimesat), WPATH, .why = WHY_ATTR },
+#endif
+
+	/*
+	 * CPATH: create and remove names.  An open is allowed by CPATH only
+	 * when it really creates, and creating for writing needs WPATH too.
+	 */
+	{ SYS(openat), CPATH, WPATH, .cond = { IN(2, OPEN_BITS, CREATE_WRITE) },
+	    .why = WHY_CREATE },
+	{ SYS(openat), CPATH, RPATH | WPATH, .cond = { IN(2, OPEN_BITS,
+	    CREATE_RDWR) }, .why = WHY_CREATE },
+	{ SYS(openat), CPATH, RPATH, .cond = { IN(2, OPEN_BITS, CREATE_READ) },
+	    .why = WHY_CREATE },
+#ifdef __NR_open
+	{ SYS(open), CPATH, WPATH, .cond = { IN(1, OPEN_BITS, CREATE_WRITE) },
+	    .why = WHY_CREATE },
+	{ SYS(open), CPATH, RPATH | WPATH, .cond = { IN(1, OPEN_BITS,
+	    CREATE_RDWR) }, .why = WHY_CREATE },
+	{ SYS(open), CPATH, RPATH, .cond = { IN(1, OPEN_BITS, CREATE_READ) },
+	    .why = WHY_CREATE },
+	{ SYS(creat), CPATH, WPATH, .why = WHY_CREATE },
+	{ SYS(mkdir), CPATH, .why = WHY_CREATE },
+	{ SYS(link), CPATH, .why = WHY_CREATE },
+	{ SYS(symlink), CPATH, .why = WHY_CREATE },
+	{ SYS(mknod), CPATH, .cond = { IN(1, S_IFMT, S_IFIFO) },
+	    .why = "mkfifo; never devices" },
+	{ SYS(unlink), CPATH, .why = WHY_REMOVE },
+	{ SYS(rmdir), CPATH, .why = WHY_REMOVE },
+	{ SYS(rename), CPATH, .why = WHY_REMOVE },
+#endif
+	{ SYS(mkdirat), CPATH, .why = WHY_CREATE },
+	{ SYS(linkat), CPATH, .why = WHY_CREATE },
+	{ SYS(symlinkat), CPATH, .why = WHY_CREATE },
+	{ SYS(mknodat), CPATH, .cond = { IN(2, S_IFMT, S_IFIFO) },
+	    .why = "mkfifo; never devices" },
+	{ SYS(unlinkat), CPATH, .why = WHY_REMOVE },
+	{ SYS(renameat), CPATH, .why = WHY_REMOVE },
+	{ SYS(renameat2), CPATH, .why = WHY_REMOVE },
+
+	/*
+	 * INET: TCP and UDP over IPv4 and IPv6, never raw or packet.
+	 * DNSPATH: the resolver talks UDP, and TCP for long answers.
+	 * UNIX: local sockets.
+	 */
+	{ SYS(socket), INET | DNSPATH, .cond = { IN(0, ALL32, AF_INET,
+	    AF_INET6), IN(1, SOCK_TYPE, SOCK_STREAM, SOCK_DGRAM),
+	    IN(2, ALL32, 0, IPPROTO_TCP, IPPROTO_UDP) },
+	    .why = "TCP and UDP sockets" },
+	{ SYS(socket), UNIX, .cond = { IN(0, ALL32, AF_UNIX),
+	    IN(1, SOCK_TYPE, SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET),
+	    IN(2, ALL32, 0) }, .why = "local sockets" },
+	{ SYS(connect), NET, .why = WHY_SOCK },
+	{ SYS(sendto), NET, .why = "send with an address" },
+	{ SYS(getsockname), NET, .why = WHY_SOCK },
+	{ SYS(getpeername), NET, .why = WHY_SOCK },
+	{ SYS(getsockopt), NET, .why = WHY_SOCK },
+	{ SYS(setsockopt), NET, .cond = { IN(1, ALL32, SOL_SOCKET,
+	    IPPROTO_TCP, IPPROTO_UDP, IPPROTO_IP, IPPROTO_IPV6) },
+	    .why = "socket, TCP, UDP and IP options" },
+	{ SYS(bind), INET | UNIX, .why = WHY_SOCK },
+	{ SYS(listen), INET | UNIX, .why = WHY_SOCK },
+	{ SYS(accept), INET | UNIX, .why = WHY_SOCK },
+	{ SYS(accept4), INET | UNIX, .why = WHY_SOCK },
+
+	/* IOCTL: the terminal set.  TIOCSTI (typing into a tty) never. */
+	{ SYS(ioctl), IOCTL, .cond = { IN(1, ALL32, TCGETS, TCSETS, TCSETSW,
+	    TCSETSF, TIOCGWINSZ, TIOCSWINSZ, TIOCGPGRP, FIOASYNC, TCFLSH,
+	    TCXONC, TIOCSBRK, TIOCCBRK) }, .why = WHY_TTY },
+	{ SYS(ioctl), IOCTL, .cond = { IN(1, ALL32, TCSBRK, TIOCOUTQ,
+	    TIOCGSID, FIOGETOWN, SIOCATMARK) }, .why = WHY_TTY },
+	{ SYS(ioctl), IOCTL, PROC, .cond = { IN(1, ALL32, TIOCSPGRP) },
+	    .why = "job control" },
+
+	/* PROC: other processes. */
+	{ SYS(clone), PROC, .cond = { IN(0, CLONE_NEVER, 0) },
+	    .why = "fork; never namespaces or tracing" },
+#ifdef __NR_fork
+	{ SYS(fork), PROC, .why = WHY_PROC },
+	{ SYS(vfork), PROC, .why = WHY_PROC },
+#endif
+	{ SYS(kill), PROC, .why = WHY_PROC },
+	{ SYS(tkill), PROC, .why = WHY_PROC },
+	{ SYS(tgkill), PROC, .why = WHY_PROC },
+	{ SYS(rt_sigqueueinfo), PROC, .why = WHY_PROC },
+	{ SYS(rt_tgsigqueueinfo), PROC, .why = WHY_PROC },
+	{ SYS(wait4), PROC, .why = WHY_PROC },
+	{ SYS(waitid), PROC, .why = WHY_PROC },
+	{ SYS(setpgid), PROC, .why = WHY_PROC },
+	{ SYS(setsid), PROC, .why = WHY_PROC },
+	{ SYS(setuid), PROC, .why = WHY_PROC },
+	{ SYS(setgid), PROC, .why = WHY_PROC },
+	{ SYS(setreuid), PROC, .why = WHY_PROC },
+	{ SYS(setregid), PROC, .why = WHY_PROC },
+	{ SYS(setresuid), PROC, .why = WHY_PROC },
+	{ SYS(setresgid), PROC, .why = WHY_PROC },
+	{ SYS(setgroups), PROC, .why = WHY_PROC },
+	{ SYS(setpriority), PROC, .why = WHY_PROC },
+	{ SYS(getpriority), PROC, .why = WHY_PROC },
+	{ SYS(prlimit64), PROC, .why = WHY_PROC },
+#ifdef __NR_setrlimit
+	{ SYS(setrlimit), PROC, .why = WHY_PROC },
+#endif
+	{ SYS(sched_setaffinity), PROC, .why = WHY_PROC },
+	{ SYS(sched_setscheduler), PROC, .why = WHY_PROC },
+	{ SYS(sched_setparam), PROC, .why = WHY_PROC },
+	{ SYS(sched_getscheduler), PROC, .why = WHY_PROC },
+	{ SYS(sched_getparam), PROC, .why = WHY_PROC },
+
+	/*
+	 * Landlock-confined.  Seccomp cannot read a path, so these opens
+	 * pass the filter and a Landlock layer decides: the base set reads
+	 * the time zone files, GETPW and DNSPATH their databases, TMPPATH
+	 * works beneath /tmp.  Without Landlock they fail with EACCES.
+	 */
+	{ SYS(openat), BASE, .action = TA_LANDLOCK, .cond = { IN(2, OPEN_BITS,
+	    O_RDONLY) }, .why = "time zone files; GETPW and DNSPATH databases" },
+#ifdef __NR_open
+	{ SYS(open), BASE, .action = TA_LANDLOCK, .cond = { IN(1, OPEN_BITS,
+	    O_RDONLY) }, .why = "time zone files; GETPW and DNSPATH databases" },
+#endif
+	{ SYS(openat), TMPPATH, .action = TA_LANDLOCK, .cond = { IN(2, OPEN_BITS,
+	    OPEN_WRITE, OPEN_RDWR, CREATE_WRITE, CREATE_RDWR, CREATE_READ) },
+	    .why = WHY_TMP },
+#ifdef __NR_open
+	{ SYS(open), TMPPATH, .action = TA_LANDLOCK, .cond = { IN(1, OPEN_BITS,
+	    OPEN_WRITE, OPEN_RDWR, CREATE_WRITE, CREATE_RDWR, CREATE_READ) },
+	    .why = WHY_TMP },
+	{ SYS(unlink), TMPPATH, .action = TA_LANDLOCK, .why = WHY_TMP },
+	{ SYS(mkdir), TMPPATH, .action = TA_LANDLOCK, .why = WHY_TMP },
+	{ SYS(rmdir), TMPPATH, .action = TA_LANDLOCK, .why = WHY_TMP },
+#endif
+	{ SYS(unlinkat), TMPPATH, .action = TA_LANDLOCK, .why = WHY_TMP },
+	{ SYS(mkdirat), TMPPATH, .action = TA_LANDLOCK, .why = WHY_TMP },
+
+	/*
+	 * Trapped and done by libtame's SIGSYS handler.  fstat is
+	 * newfstatat(fd, "", AT_EMPTY_PATH) on glibc, which the filter cannot
+	 * tell from a lookup relative to fd; the handler checks the path is
+	 * empty.  A signal to self is fine; the filter cannot know our pid,
+	 * which changes at fork.
+	 */
+	{ SYS(newfstatat), RW, .action = TA_EMULATE, .cond = { IN(3, ALL32,
+	    AT_EMPTY_PATH) }, .why = "fstat(), checked in the handler" },
+	{ SYS(kill), BASE, .action = TA_EMULATE, .why = "raise(): self only" },
+	{ SYS(tkill), BASE, .action = TA_EMULATE, .why = "raise(): self only" },
+	{ SYS(tgkill), BASE, .action = TA_EMULATE,
+	    .why = "raise(), abort(): self only" },
+
+	/* Soft denials: libc probes these and falls back on the error. */
+	{ SYS(clone3), BASE, .action = TA_ERRNO, .errnum = ENOSYS,
+	    .why = "flags unreadable; glibc falls back to clone" },
+	{ SYS(openat2), BASE, .action = TA_ERRNO, .errnum = ENOSYS,
+	    .why = "flags unreadable; callers fall back to openat" },
+	{ SYS(statx), BASE, .action = TA_ERRNO, .errnum = ENOSYS,
+	    .why = "callers fall back to fstat" },
+	{ SYS(ioctl), BASE, .action = TA_ERRNO, .errnum = ENOTTY,
+	    .cond = { IN(1, ALL32, TCGETS) }, .why = "isatty(): not a terminal" },
+	{ SYS(socket), GETPW | DNSPATH, .action = TA_ERRNO, .errnum = EACCES,
+	    .cond = { IN(0, ALL32, AF_UNIX), IN(1, ALL32, SOCK_STREAM |
+	    SOCK_CLOEXEC | SOCK_NONBLOCK) }, .why = "glibc's nscd probe" },
+	{ SYS(socket), INET | DNSPATH, .action = TA_ERRNO, .errnum = EACCES,
+	    .cond = { IN(0, ALL32, AF_NETLINK), IN(2, ALL32, NETLINK_ROUTE) },
+	    .why = "getaddrinfo's interface probe" },
+};
+const int tame_nrules = sizeof(tame_rules) / sizeof(tame_rules[0]);
+
+const struct tame_lpath tame_lpaths[] = {
+	{ TAME__BASE, "/etc/localtime", TL_READ },
+	{ TAME__BASE, "/usr/share/zoneinfo", TL_READ },
+	{ TAME_GETPW, "/etc/passwd", TL_READ },
+	{ TAME_GETPW, "/etc/group", TL_READ },
+	{ TAME_GETPW, "/etc/nsswitch.conf", TL_READ },
+	{ TAME_DNSPATH, "/etc/resolv.conf", TL_READ },
+	{ TAME_DNSPATH, "/etc/hosts", TL_READ },
+	{ TAME_DNSPATH, "/etc/host.conf", TL_READ },
+	{ TAME_DNSPATH, "/etc/services", TL_READ },
+	{ TAME_DNSPATH, "/etc/nsswitch.conf", TL_READ },
+	{ TAME_DNSPATH, "/etc/gai.conf", TL_READ },
+	{ TAME_TMPPATH, "/tmp", TL_FULL },
+};
+const int tame_nlpaths = sizeof(tame_lpaths) / sizeof(tame_lpaths[0]);
+
+/*
+ * The flags in the order the man page lists them.  Implications follow
+ * the July 2015 tame.h: every flag that works on descriptors includes RW,
+ * CMSG includes UNIX, GETPW includes STDIO.  DNSPATH includes STDIO too
+ * (the seed had MALLOC; the resolver also reads and writes sockets).
+ */
+const struct tame_flagname tame_flagnames[] = {
+	{ "malloc", TAME_MALLOC, 0, "allocate memory and start threads" },
+	{ "rw", TAME_RW, 0, "read, write and manage descriptors already open" },
+	{ "stdio", TAME_STDIO, 0, "malloc and rw: all of stdio works" },
+	{ "rpath", TAME_RPATH, TAME_RW, "open for reading, look paths up" },
+	{ "wpath", TAME_WPATH, TAME_RW, "open existing files for writing" },
+	{ "cpath", TAME_CPATH, 0, "create and remove names" },
+	{ "tmppath", TAME_TMPPATH, TAME_RW,
+	    "read, write, create and remove beneath /tmp" },
+	{ "inet", TAME_INET, TAME_RW, "TCP and UDP sockets, IPv4 and IPv6" },
+	{ "unix", TAME_UNIX, TAME_RW, "AF_UNIX sockets" },
+	{ "dnspath", TAME_DNSPATH, TAME_STDIO, "resolve host names" },
+	{ "getpw", TAME_GETPW, TAME_STDIO, "read passwd and group entries" },
+	{ "cmsg", TAME_CMSG, TAME_UNIX | TAME_RW, "pass descriptors" },
+	{ "ioctl", TAME_IOCTL, 0, "terminal ioctls" },
+	{ "proc", TAME_PROC, 0, "fork, signal and wait for others, set ids" },
+};
+const int tame_nflagnames = sizeof(tame_flagnames) / sizeof(tame_flagnames[0]);

@@ -1,0 +1,125 @@
+/*
+ * policy.h: the one table that is the policy, and what reads it.
+ *
+ * Each row says: this system call, when one of these flags is held (and
+ * all of those), and when its arguments match these masked compares, gets
+ * this action.  For one call, the first row that applies decides; a call
+ * no row allows is a violation.  The filter compiler, the violation
+ * reporter, tame-audit, the man page and the tests all read this table.
+ */
+#ifndef TAME_POLICY_H
+#define TAME_POLICY_H
+
+#include <stdint.h>
+
+#include "tame.h"
+
+/*
+ * Internal flag bits beside the public ones.  ALWAYS rows apply even
+ * under tame(0); BASE rows apply under any nonzero set.
+ */
+#define TAME__BASE	0x20000000
+#define TAME__ALWAYS	0x40000000
+
+/* What a matching row does. */
+enum tame_action {
+	TA_ALLOW,		/* the call proceeds */
+	TA_ERRNO,		/* soft denial: fails with .errnum */
+	TA_EMULATE,		/* trap; libtame's SIGSYS handler does it safely */
+	TA_LANDLOCK,		/* allow, confined by a Landlock layer */
+};
+
+/* Argument compares: (arg & mask) is, or is not, one of the values. */
+enum tame_op {
+	TC_END,			/* no more conditions */
+	TC_IN,
+	TC_NOTIN,
+	TC_NULL,		/* a pointer argument, all 64 bits zero */
+	TC_GATE,		/* made from libtame's own syscall instruction */
+};
+
+#define TAME_MAXVAL	12
+#define TAME_MAXCOND	3
+
+struct tame_cond {
+	uint8_t		 op;
+	uint8_t		 arg;		/* 0 to 5 */
+	uint8_t		 nval;
+	uint32_t	 mask;
+	uint32_t	 val[TAME_MAXVAL];
+};
+
+struct tame_rule {
+	int		 nr;		/* native syscall number */
+	const char	*name;
+	int		 any;		/* one of these flags must be held */
+	int		 all;		/* and all of these */
+	uint8_t		 action;
+	uint8_t		 ncond;
+	int16_t		 errnum;	/* for TA_ERRNO */
+	struct tame_cond cond[TAME_MAXCOND];
+	const char	*why;		/* one line, for the man page and reports */
+};
+
+extern const struct tame_rule	tame_rules[];
+extern const int		tame_nrules;
+
+/* Landlock: the paths each path-gated flag may touch, and how. */
+enum tame_lpath_right {
+	TL_READ = 1,			/* read files, list directories */
+	TL_FULL = 2,			/* read, write, create, remove */
+};
+
+struct tame_lpath {
+	int		 flag;		/* TAME__BASE, TAME_GETPW, ... */
+	const char	*path;
+	int		 rights;
+};
+
+extern const struct tame_lpath	tame_lpaths[];
+extern const int		tame_nlpaths;
+
+/* Public flag names, in table order, and what each one implies. */
+struct tame_flagname {
+	const char	*name;
+	int		 flag;
+	int		 implies;
+	const char	*what;
+};
+
+extern const struct tame_flagname tame_flagnames[];
+extern const int		tame_nflagnames;
+
+/* Data codes in SECCOMP_RET_DATA of a trap, read back by the handler. */
+#define TAME_TRAP_REPORT	0
+#define TAME_TRAP_EMULATE	1
+
+/* Flags plus everything they imply, plus BASE/ALWAYS. */
+int	tame_expand(int flags);
+
+/*
+ * Decide one call as the compiled filter would: the first applicable row
+ * whose conditions hold.  args are the raw 64-bit registers; ip is the
+ * instruction pointer; gate is the address of libtame's own syscall
+ * instruction.  Returns the row index, or -1 for a violation.
+ */
+int	tame_policy_match(int held, int nr, const uint64_t args[6],
+	    uint64_t ip, uint64_t gate);
+
+/* Does one row's argument test hold? */
+int	tame_rule_args_match(const struct tame_rule *,
+	    const uint64_t args[6], uint64_t ip, uint64_t gate);
+
+/* Is the row applicable under held (expanded) flags? */
+static inline int
+tame_rule_applies(const struct tame_rule *r, int held)
+{
+	return (held & r->any) != 0 && (held & r->all) == r->all;
+}
+
+/* The name of a native syscall number, or NULL. */
+const char	*tame_syscall_name(int nr);
+int		 tame_syscall_number(const char *name);
+int		 tame_syscall_max(void);
+
+#endif /* TAME_POLICY_H */

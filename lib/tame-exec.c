@@ -1,0 +1,277 @@
+/*
+ * tame-exec: run an unmodified, dynamically linked program tamed.
+ *
+ * tame-exec cannot tame itself and then exec (tame forbids exec), so it
+ * preloads libtame-preload.so into CMD; the shim's constructor calls
+ * tame() once the dynamic loader has mapped everything.  glibc ignores a
+ * preload it cannot load and runs the program untamed, so tame-exec first
+ * proves the shim will load: CMD must be a dynamically linked ELF of this
+ * machine's class and architecture (or a script whose interpreter is).
+ */
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <linux/seccomp.h>
+
+#include <elf.h>
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "compile.h"
+#include "gate.h"
+#include "policy.h"
+#include "tame.h"
+
+#define PRELOAD_NAME	"libtame-preload.so"
+
+#if defined(__x86_64__)
+#define ELF_MACHINE	EM_X86_64
+#elif defined(__aarch64__)
+#define ELF_MACHINE	EM_AARCH64
+#endif
+
+static void	usage(void) __attribute__((noreturn));
+static int	check(void);
+static int	dump_bpf(const char *, int);
+static int	find_command(const char *, char *, size_t);
+static void	require_dynamic(const char *, const char *, int);
+static int	find_preload(char *, size_t);
+
+int
+main(int argc, char *argv[])
+{
+	char cmd[PATH_MAX], preload[PATH_MAX], env[64], *old, *joined;
+	const char *fstr = "stdio", *bad = NULL;
+	int flags, i;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			i++;
+			break;
+		} else if (strcmp(argv[i], "-f") == 0 && i + 1 < argc)
+			fstr = argv[++i];
+		else if (strcmp(argv[i], "--check") == 0)
+			return check();
+		else if (strcmp(argv[i], "--dump-bpf") == 0 && i + 1 < argc)
+			return dump_bpf(argv[i + 1], 0);
+		else if (strcmp(argv[i], "--dump-bpf-raw") == 0 &&
+		    i + 1 < argc)
+			return dump_bpf(argv[i + 1], 1);
+		else if (strcmp(argv[i], "-V") == 0) {
+			printf("tame-exec %s\n", tame_version());
+			return 0;
+		} else if (argv[i][0] == '-')
+			usage();
+		else
+			break;
+	}
+	if (i >= argc)
+		usage();
+	if (tame_flags_parse(fstr, &flags, &bad) == -1) {
+		warnx("unknown flag name \"%.*s\" (known: malloc rw stdio rpath "
+		    "wpath cpath tmppath inet unix dnspath getpw cmsg ioctl "
+		    "proc)", (int)strcspn(bad, ", \t\n|"), bad);
+		usage();
+	}
+
+	if (find_command(argv[i], cmd, sizeof(cmd)) == -1)
+		err(127, "%s", argv[i]);
+	require_dynamic(argv[i], cmd, 0);
+	if (find_preload(preload, sizeof(preload)) == -1)
+		errx(1, "cannot find %s beside tame-exec; reinstall libtame",
+		    PRELOAD_NAME);
+
+	old = getenv("LD_PRELOAD");
+	if (old != NULL && *old != '\0') {
+		if (asprintf(&joined, "%s:%s", preload, old) == -1)
+			err(1, "asprintf");
+	} else
+		joined = preload;
+	if (setenv("LD_PRELOAD", joined, 1) == -1)
+		err(1, "setenv");
+	snprintf(env, sizeof(env), "%#x", flags);
+	if (setenv("TAME_EXEC_FLAGS", env, 1) == -1)
+		err(1, "setenv");
+	/* a setuid CMD must not gain privilege, or glibc drops the preload */
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
+		err(1, "prctl(PR_SET_NO_NEW_PRIVS)");
+	execv(cmd, argv + i);
+	err(126, "%s", cmd);
+}
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: tame-exec [-f flags] [--] command [arg ...]\n"
+	    "       tame-exec --check\n"
+	    "       tame-exec --dump-bpf flags\n");
+	exit(2);
+}
+
+/* Like execvp's search, but we need the file itself to inspect it. */
+static int
+find_command(const char *name, char *out, size_t len)
+{
+	const char *path, *p, *end;
+	size_t n;
+
+	if (strchr(name, '/') != NULL) {
+		if (access(name, X_OK) == -1)
+			return -1;
+		snprintf(out, len, "%s", name);
+		return 0;
+	}
+	if ((path = getenv("PATH")) == NULL)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (p = path; ; p = end + 1) {
+		end = strchr(p, ':');
+		n = end != NULL ? (size_t)(end - p) : strlen(p);
+		snprintf(out, len, "%.*s%s%s", (int)n, n ? p : ".", "/", name);
+		if (access(out, X_OK) == 0) {
+			struct stat st;
+
+			if (stat(out, &st) == 0 && S_ISREG(st.st_mode))
+				return 0;
+		}
+		if (end == NULL)
+			break;
+	}
+	errno = ENOENT;
+	return -1;
+}
+
+/* CMD, or its #! interpreter, must be a dynamic ELF of this machine. */
+static void
+require_dynamic(const char *name, const char *path, int depth)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	char buf[PATH_MAX], *interp, *end;
+	ssize_t n;
+	int fd, i, dynamic = 0;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		err(126, "%s", path);
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n >= 2 && buf[0] == '#' && buf[1] == '!' && depth == 0) {
+		buf[n] = '\0';
+		interp = buf + 2 + strspn(buf + 2, " \t");
+		end = interp + strcspn(interp, " \t\n");
+		*end = '\0';
+		close(fd);
+		require_dynamic(name, interp, 1);
+		return;
+	}
+	if (n < (ssize_t)sizeof(eh) || memcmp(buf, ELFMAG, SELFMAG) != 0)
+		errx(126, "%s: not an ELF executable or script", name);
+	memcpy(&eh, buf, sizeof(eh));
+	if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_machine != ELF_MACHINE)
+		errx(126, "%s: built for another architecture; the preloaded "
+		    "shim could not load and it would run untamed", name);
+	for (i = 0; i < eh.e_phnum; i++) {
+		if (pread(fd, &ph, sizeof(ph), eh.e_phoff +
+		    (off_t)i * eh.e_phentsize) != sizeof(ph))
+			errx(126, "%s: truncated ELF file", name);
+		if (ph.p_type == PT_INTERP)
+			dynamic = 1;
+	}
+	close(fd);
+	if (!dynamic)
+		errx(1, "%s is statically linked: tame-exec can only tame "
+		    "dynamically linked programs; call tame() in the program "
+		    "itself", name);
+}
+
+/* The shim beside us (build tree) or in ../lib/tame (installed). */
+static int
+find_preload(char *out, size_t len)
+{
+	static const char *where[] = { "", "/../lib/tame" };
+	char self[PATH_MAX], *slash;
+	ssize_t n;
+	size_t i;
+
+	if ((n = readlink("/proc/self/exe", self, sizeof(self) - 1)) == -1)
+		return -1;
+	self[n] = '\0';
+	if ((slash = strrchr(self, '/')) != NULL)
+		*slash = '\0';
+	for (i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
+		snprintf(out, len, "%s%s/%s", self, where[i], PRELOAD_NAME);
+		if (access(out, R_OK) == 0)
+			return 0;
+	}
+	return -1;
+}
+
+static int
+check(void)
+{
+	int abi = tame_landlock_abi(), ok = 1;
+	FILE *f;
+	char line[256];
+
+	printf("libtame %s\n", tame_version());
+	if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == -1 && errno == EINVAL) {
+		printf("seccomp filters: missing (tame() fails with ENOSYS)\n");
+		ok = 0;
+	} else if ((f = fopen("/proc/sys/kernel/seccomp/actions_avail",
+	    "r")) != NULL) {
+		if (fgets(line, sizeof(line), f) != NULL)
+			printf("seccomp filters: yes (%s", line);
+		fclose(f);
+	} else
+		printf("seccomp filters: yes\n");
+	if (abi > 0)
+		printf("Landlock: ABI %d: tmppath, getpw, dnspath and the time "
+		    "zone files are confined to their paths\n", abi);
+	else {
+		printf("Landlock: missing: tmppath, getpw, dnspath and the time "
+		    "zone files grant nothing (their opens fail with EACCES)\n"
+		    "Hint: boot a kernel with CONFIG_SECURITY_LANDLOCK=y and "
+		    "landlock in the lsm= list\n");
+		ok = 0;
+	}
+	printf("not enforced anywhere: descriptor passing (cmsg) is not "
+	    "inspected; see tame(3) CAVEATS\n");
+	return ok ? 0 : 1;
+}
+
+/*
+ * The program tame(flags) would install as its first filter, with
+ * Landlock available, for users to read or to feed to their own tools.
+ */
+static int
+dump_bpf(const char *fstr, int raw)
+{
+	static struct tame_prog p;
+	struct tame_target t;
+	const char *bad;
+	int flags, i;
+
+	if (tame_flags_parse(fstr, &flags, &bad) == -1) {
+		warnx("unknown flag name \"%.*s\"",
+		    (int)strcspn(bad, ", \t\n|"), bad);
+		usage();
+	}
+	t.held = tame_expand(flags);
+	t.landlock_ok = 1;
+	if (tame_compile(&t, NULL, tame__gate_ip(), &p) == -1)
+		err(1, "compile");
+	if (raw) {
+		if (fwrite(p.insn, sizeof(p.insn[0]), p.len, stdout) !=
+		    (size_t)p.len)
+			err(1, "stdout");
+		return 0;
+	}
+	printf("# tame(%s): %d instructions\n", fstr, p.len);
+	for (i = 0; i < p.len; i++)
+		printf("%04d: code=0x%02x jt=%-3u jf=%-3u k=0x%08x\n", i,
+		    p.insn[i].code, p.insn[i].jt, p.insn[i].jf, p.insn[i].k);
+	return 0;
+}

@@ -1,0 +1,210 @@
+/*
+ * tame.c: tame(2) itself.  Check the request, build the Landlock layer if
+ * one is needed, compile the filter, install both, say so in the trace.
+ */
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <linux/seccomp.h>
+#include <linux/sched.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "compile.h"
+#include "gate.h"
+#include "policy.h"
+#include "tame.h"
+#include "tame_int.h"
+
+#define STR(x)	#x
+#define VERSION(a, b, c)	STR(a) "." STR(b) "." STR(c)
+
+struct tame_state tame__state = {
+	.held = TAME_ALL | TAME__BASE | TAME__ALWAYS,
+	.landlock_ok = 1,
+};
+
+static struct tame_prog prog;		/* static: no malloc after MALLOC */
+static int lock;
+
+static void
+state_lock(void)
+{
+	while (__atomic_exchange_n(&lock, 1, __ATOMIC_ACQUIRE))
+		;
+}
+
+static void
+state_unlock(void)
+{
+	__atomic_store_n(&lock, 0, __ATOMIC_RELEASE);
+}
+
+/* "tame:0x<flags>" on descriptor -1: visible to strace, changes nothing. */
+static void
+audit_marker(int flags)
+{
+	static const char hex[] = "0123456789abcdef";
+	char buf[32] = "tame:0x";
+	int i, n = 7, shift;
+
+	for (shift = 28; shift > 0 && ((flags >> shift) & 0xf) == 0; shift -= 4)
+		;
+	for (i = shift; i >= 0; i -= 4)
+		buf[n++] = hex[(flags >> i) & 0xf];
+	tame__gate(SYS_write, -1, (long)buf, n, 0, 0, 0);
+}
+
+/*
+ * TAME_AUDIT=permissive lets an audited run go on past every would-be
+ * violation.  Honoured only on the first tame() and only while a tracer
+ * already controls the process (and so could do anything a filter
+ * forbids), so it never weakens an untraced program.
+ */
+static int
+permissive_requested(void)
+{
+	const char *v = getenv("TAME_AUDIT");
+	char buf[1024], *p;
+	ssize_t n;
+	int fd;
+
+	if (v == NULL || strcmp(v, "permissive") != 0)
+		return 0;
+	if ((fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC)) == -1)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	if ((p = strstr(buf, "TracerPid:")) == NULL)
+		return 0;
+	return strtol(p + 10, NULL, 10) != 0;
+}
+
+static int
+seccomp_install(const struct tame_prog *p)
+{
+	struct sock_fprog fp = {
+		.len = (unsigned short)p->len,
+		.filter = (struct sock_filter *)p->insn,
+	};
+	long r;
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
+		return -1;
+	r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+	    SECCOMP_FILTER_FLAG_TSYNC, &fp);
+	if (r > 0) {
+		/* thread r has a filter we did not install: cannot sync */
+		errno = EBUSY;
+		return -1;
+	}
+	if (r == -1 && (errno == ENOSYS ||
+	    (errno == EINVAL && prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == -1)))
+		errno = ENOSYS;
+	return r == 0 ? 0 : -1;
+}
+
+static int
+single_threaded(void)
+{
+	/* unshare(CLONE_THREAD) is a no-op that fails if threads exist */
+	return tame__gate(SYS_unshare, CLONE_THREAD, 0, 0, 0, 0, 0) == 0;
+}
+
+static int
+tame_locked(int flags)
+{
+	struct tame_target next, prev;
+	int ruleset = -1, want;
+
+	want = tame_expand(flags);
+	if (want & ~tame__state.held) {
+		errno = EPERM;		/* only reductions */
+		return -1;
+	}
+	if (!tame__state.tamed && permissive_requested())
+		tame__state.permissive = 1;
+	if (tame__state.permissive) {
+		audit_marker(flags);
+		tame__state.held = want;
+		tame__state.tamed = 1;
+		return 0;
+	}
+
+	next.held = want;
+	next.landlock_ok = !tame__landlock_needed(want);
+	if (!next.landlock_ok && single_threaded()) {
+		if (tame__landlock_prepare(want, &ruleset) == -1)
+			return -1;
+		next.landlock_ok = ruleset != -1;
+	}
+	prev.held = tame__state.held;
+	prev.landlock_ok = tame__state.landlock_ok;
+	if (tame_compile(&next, tame__state.tamed ? &prev : NULL,
+	    tame__gate_ip(), &prog) == -1)
+		goto fail;
+
+	if (!tame__state.tamed) {
+		const char *p = program_invocation_short_name;
+
+		strncpy(tame__state.progname, p != NULL ? p : "?",
+		    sizeof(tame__state.progname) - 1);
+		if (tame__install_handler() == -1)
+			goto fail;
+	}
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
+		goto fail;
+	/* Landlock first: of the two it is the one that can still fail. */
+	if (ruleset != -1 && tame__landlock_enforce(ruleset) == -1)
+		return -1;
+	audit_marker(flags);
+	if (seccomp_install(&prog) == -1)
+		return -1;
+	tame__state.held = want;
+	tame__state.landlock_ok = next.landlock_ok;
+	tame__state.tamed = 1;
+	return 0;
+fail:
+	if (ruleset != -1) {
+		int saved = errno;
+
+		tame__gate(SYS_close, ruleset, 0, 0, 0, 0, 0);
+		errno = saved;
+	}
+	return -1;
+}
+
+TAME_EXPORT int
+tame(int flags)
+{
+	int r;
+
+	if (flags & ~TAME_ALL) {
+		errno = EINVAL;
+		return -1;
+	}
+	state_lock();
+	r = tame_locked(flags);
+	state_unlock();
+	return r;
+}
+
+TAME_EXPORT int
+tame_flags_held(void)
+{
+	return tame__state.held & TAME_ALL;
+}
+
+TAME_EXPORT const char *
+tame_version(void)
+{
+	return VERSION(TAME_VERSION_MAJOR, TAME_VERSION_MINOR,
+	    TAME_VERSION_PATCH);
+}
