@@ -87,6 +87,8 @@ rule_ret(const struct tame_rule *r, const struct tame_target *t)
 		if (!t->landlock_ok)
 			return SECCOMP_RET_ERRNO | EACCES;
 		return SECCOMP_RET_ALLOW;
+	case TA_DENY:
+		return violation(t->held);
 	default:
 		return SECCOMP_RET_ALLOW;
 	}
@@ -171,6 +173,7 @@ cond_len(const struct tame_cond *c)
 {
 	switch (c->op) {
 	case TC_NULL:
+	case TC_NOTNULL:
 	case TC_GATE:
 		return 4;		/* two halves, load and compare each */
 	default:
@@ -199,6 +202,13 @@ emit_cond(struct emitter *e, const struct tame_cond *c, int fail)
 		emit_load(e, off + 4);
 		emit(e, BPF_JMP | BPF_JEQ | BPF_K, hi, 0, fail);
 		return;
+	case TC_NOTNULL:
+		/* either half nonzero matches */
+		emit_load(e, OFF_ARG(c->arg));
+		emit(e, BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 2);
+		emit_load(e, OFF_ARG(c->arg) + 4);
+		emit(e, BPF_JMP | BPF_JEQ | BPF_K, 0, fail, 0);
+		return;
 	}
 	/* int arguments: the low 32 bits only, as the kernel reads them */
 	emit_load(e, OFF_ARG(c->arg));
@@ -207,12 +217,8 @@ emit_cond(struct emitter *e, const struct tame_cond *c, int fail)
 	for (j = 0; j < n; j++) {
 		int left = n - 1 - j;	/* compares after this one */
 
-		if (c->op == TC_IN)
-			emit(e, BPF_JMP | BPF_JEQ | BPF_K, c->val[j], left,
-			    j == n - 1 ? fail : 0);
-		else
-			emit(e, BPF_JMP | BPF_JEQ | BPF_K, c->val[j],
-			    left + fail, 0);
+		emit(e, BPF_JMP | BPF_JEQ | BPF_K, c->val[j], left,
+		    j == n - 1 ? fail : 0);
 	}
 }
 

@@ -42,6 +42,10 @@ tame_rule_args_match(const struct tame_rule *r, const uint64_t args[6],
 			if (args[c->arg] != 0)
 				return 0;
 			continue;
+		case TC_NOTNULL:
+			if (args[c->arg] == 0)
+				return 0;
+			continue;
 		case TC_GATE:
 			if (ip != gate)
 				return 0;
@@ -54,7 +58,7 @@ tame_rule_args_match(const struct tame_rule *r, const uint64_t args[6],
 		for (hit = 0, j = 0; j < c->nval; j++)
 			if (v == c->val[j])
 				hit = 1;
-		if (hit != (c->op == TC_IN))
+		if (!hit)
 			return 0;
 	}
 	return 1;

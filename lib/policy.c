@@ -29,8 +29,8 @@
 #define SYS(n)		.nr = __NR_##n, .name = #n
 #define NV(...)		(sizeof((uint32_t[]){ __VA_ARGS__ }) / sizeof(uint32_t))
 #define IN(a, m, ...)	{ TC_IN, a, NV(__VA_ARGS__), m, { __VA_ARGS__ } }
-#define NOTIN(a, m, ...) { TC_NOTIN, a, NV(__VA_ARGS__), m, { __VA_ARGS__ } }
 #define ISNULL(a)	{ TC_NULL, a, 0, 0, { 0 } }
+#define NOTNULL(a)	{ TC_NOTNULL, a, 0, 0, { 0 } }
 #define FROM_LIBTAME	{ TC_GATE, 0, 0, 0, { 0 } }
 #define ALL32		0xffffffffu
 
@@ -152,10 +152,10 @@ const struct tame_rule tame_rules[] = {
 #ifdef __NR_pause
 	{ SYS(pause), BASE, .why = WHY_SIG },
 #endif
-	{ SYS(rt_sigaction), BASE, .cond = { NOTIN(0, ALL32, SIGSYS) },
-	    .why = "handlers for any signal but SIGSYS" },
-	{ SYS(rt_sigaction), BASE, .cond = { ISNULL(1) },
-	    .why = "reading a disposition changes nothing" },
+	{ SYS(rt_sigaction), BASE, .action = TA_DENY, .cond = {
+	    IN(0, ALL32, SIGSYS), NOTNULL(1) },
+	    .why = "SIGSYS is libtame's: never caught or ignored" },
+	{ SYS(rt_sigaction), BASE, .why = "handlers for any other signal" },
 
 	/* Time. */
 	{ SYS(clock_gettime), BASE, .why = WHY_TIME },

@@ -27,14 +27,15 @@ enum tame_action {
 	TA_ERRNO,		/* soft denial: fails with .errnum */
 	TA_EMULATE,		/* trap; libtame's SIGSYS handler does it safely */
 	TA_LANDLOCK,		/* allow, confined by a Landlock layer */
+	TA_DENY,		/* a violation, whatever later rows say */
 };
 
-/* Argument compares: (arg & mask) is, or is not, one of the values. */
+/* Argument compares: (arg & mask) is one of the values. */
 enum tame_op {
 	TC_END,			/* no more conditions */
 	TC_IN,
-	TC_NOTIN,
 	TC_NULL,		/* a pointer argument, all 64 bits zero */
+	TC_NOTNULL,		/* a pointer argument that is not NULL */
 	TC_GATE,		/* made from libtame's own syscall instruction */
 };
 

@@ -192,7 +192,7 @@ static int
 find_preload(char *out, size_t len)
 {
 	static const char *where[] = { "", "/../lib/tame" };
-	char self[PATH_MAX], *slash;
+	char self[PATH_MAX - 64], *slash;
 	ssize_t n;
 	size_t i;
 

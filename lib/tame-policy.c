@@ -63,6 +63,8 @@ action_name(const struct tame_rule *r)
 		return "emulate";
 	case TA_LANDLOCK:
 		return "landlock";
+	case TA_DENY:
+		return "deny";
 	}
 	return "allow";
 }

@@ -1,1 +1,26 @@
-check:
+# Tests: every tests/t_*.c is one Check program (one suite); run-tests.sh
+# runs them all and the CLI tests, and prints the closing line
+# "N passed, N failed".
+
+CHECK_CFLAGS	= $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
+CHECK_LIBS	= $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
+SECCOMP_CFLAGS	= $(shell $(PKG_CONFIG) --cflags libseccomp 2>/dev/null)
+SECCOMP_LIBS	= $(shell $(PKG_CONFIG) --libs libseccomp 2>/dev/null)
+
+TEST_SRCS	= $(wildcard tests/t_*.c)
+TEST_BINS	= $(TEST_SRCS:tests/%.c=$(B)/tests/%)
+
+$(B)/tests/%.o: tests/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Itests $(CHECK_CFLAGS) $(SECCOMP_CFLAGS) $(CFLAGS) \
+	    -c $< -o $@
+
+$(B)/tests/t_%: $(B)/tests/t_%.o $(B)/tests/harness.o $(B)/libtame.a
+	$(CC) $(LDFLAGS) -o $@ $< $(B)/tests/harness.o $(B)/libtame.a \
+	    $(CHECK_LIBS) $(SECCOMP_LIBS) -lpthread
+
+tests: all $(TEST_BINS)
+
+check: deps
+	@$(MAKE) --no-print-directory tests
+	@sh tests/run-tests.sh $(TEST_BINS)

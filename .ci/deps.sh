@@ -1,0 +1,23 @@
+#!/bin/sh
+# Install the Debian packages the build, the tests and the benchmarks
+# need, if any is missing.  Uses sudo when not root.
+set -e
+PKGS="build-essential pkg-config libseccomp-dev check libsubunit-dev strace \
+    libbenchmark-dev g++ hyperfine gnuplot-nox jq mandoc iproute2 iputils-ping"
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+	    missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if ! command -v apt-get >/dev/null 2>&1; then
+	echo "deps: missing packages:$missing" >&2
+	echo "deps: no apt-get here; install them with your package manager" >&2
+	exit 1
+fi
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+echo "deps: installing$missing"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
+    --no-install-recommends $missing

@@ -1,0 +1,133 @@
+/*
+ * harness.c: see harness.h.
+ */
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+static char tmpdir[256];
+
+struct outcome
+h_run(int flags, h_body setup, h_body body, void *arg)
+{
+	struct outcome o;
+	struct timespec start, now;
+	size_t len = 0;
+	ssize_t n;
+	pid_t pid;
+	int p[2], st, done = 0;
+
+	memset(&o, 0, sizeof(o));
+	if (pipe(p) == -1)
+		ck_abort_msg("pipe: %s", strerror(errno));
+	fflush(NULL);
+	if ((pid = fork()) == -1)
+		ck_abort_msg("fork: %s", strerror(errno));
+	if (pid == 0) {
+		dup2(p[1], 2);
+		close(p[0]);
+		close(p[1]);
+		if (setup != NULL && setup(arg) != 0)
+			_exit(H_SETUP_FAILED);
+		if (flags != H_NO_TAME && tame(flags) == -1) {
+			dprintf(2, "tame(%#x): %s\n", flags, strerror(errno));
+			_exit(H_TAME_FAILED);
+		}
+		_exit(body(arg));
+	}
+	close(p[1]);
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	while (!done) {
+		struct pollfd pfd = { p[0], POLLIN, 0 };
+
+		if (poll(&pfd, 1, 100) > 0) {
+			n = read(p[0], o.err + len, sizeof(o.err) - 1 - len);
+			if (n > 0)
+				len += n;
+			else
+				done = 1;	/* EOF: the grandchild is gone */
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - start.tv_sec > 10) {
+			kill(pid, SIGKILL);
+			done = 1;
+		}
+	}
+	close(p[0]);
+	if (waitpid(pid, &st, 0) == -1)
+		ck_abort_msg("waitpid: %s", strerror(errno));
+	o.err[len] = '\0';
+	if (WIFEXITED(st)) {
+		o.exited = 1;
+		o.status = WEXITSTATUS(st);
+	} else if (WIFSIGNALED(st)) {
+		o.signaled = 1;
+		o.sig = WTERMSIG(st);
+	}
+	return o;
+}
+
+int
+h_reported(const char *err, const char *call, const char *flag)
+{
+	char want[128];
+	const char *line;
+
+	/* "prog[pid]: tame: call (nr) needs a or b+c" */
+	snprintf(want, sizeof(want), ": tame: %s (", call);
+	if ((line = strstr(err, want)) == NULL)
+		return 0;
+	if (flag == NULL)
+		return 1;
+	line = strstr(line, ") ");
+	return line != NULL && strstr(line, flag) != NULL &&
+	    strchr(line, '\n') > strstr(line, flag);
+}
+
+const char *
+h_tmpdir(void)
+{
+	if (tmpdir[0] == '\0') {
+		snprintf(tmpdir, sizeof(tmpdir), "/var/tmp/tame-test.XXXXXX");
+		if (mkdtemp(tmpdir) == NULL)
+			ck_abort_msg("mkdtemp: %s", strerror(errno));
+	}
+	return tmpdir;
+}
+
+void
+h_cleanup(void)
+{
+	char cmd[300];
+
+	if (tmpdir[0] != '\0') {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+		if (system(cmd) != 0)
+			fprintf(stderr, "warning: could not remove %s\n", tmpdir);
+		tmpdir[0] = '\0';
+	}
+}
+
+int
+h_main(Suite *s)
+{
+	SRunner *sr = srunner_create(s);
+	int failed, run;
+
+	srunner_run_all(sr, CK_NORMAL);
+	run = srunner_ntests_run(sr);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	printf("RESULT %d passed, %d failed\n", run - failed, failed);
+	return failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,71 @@
+/*
+ * harness.h: run code in a tamed grandchild and look at how it ended.
+ *
+ * Check already forks once per test; that child stays untamed (Check's
+ * own end-of-test timer calls would otherwise die) and forks again.  The
+ * grandchild tames itself, runs the body and _exits with the body's
+ * return value; the test asserts on the exit status or signal, and on
+ * what the grandchild wrote to stderr.
+ */
+#ifndef TAME_HARNESS_H
+#define TAME_HARNESS_H
+
+#include <check.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "tame.h"
+
+struct outcome {
+	int	exited;		/* normal exit: status holds the code */
+	int	status;
+	int	signaled;	/* killed: sig holds the signal */
+	int	sig;
+	char	err[4096];	/* everything written to stderr */
+};
+
+/* Exit codes the harness itself uses in the grandchild. */
+#define H_TAME_FAILED	250	/* tame() returned -1 */
+#define H_SETUP_FAILED	251	/* the setup hook returned nonzero */
+
+typedef int	(*h_body)(void *);
+
+/*
+ * Fork; in the grandchild run setup(arg) if not NULL, tame(flags) unless
+ * flags is H_NO_TAME, then body(arg), and _exit with its value.  Waits up
+ * to 10 seconds.  Returns the outcome.
+ */
+#define H_NO_TAME	(-1)
+struct outcome	h_run(int flags, h_body setup, h_body body, void *arg);
+
+/* Assertions on an outcome, with its stderr in the failure message. */
+#define ck_assert_exit(o, code) \
+	ck_assert_msg((o).exited && (o).status == (code), \
+	    "expected exit %d, got %s %d; stderr: %s", (code), \
+	    (o).exited ? "exit" : "signal", (o).exited ? (o).status : (o).sig, \
+	    (o).err)
+#define ck_assert_signal(o, signo) \
+	ck_assert_msg((o).signaled && (o).sig == (signo), \
+	    "expected signal %d, got %s %d; stderr: %s", (signo), \
+	    (o).exited ? "exit" : "signal", (o).exited ? (o).status : (o).sig, \
+	    (o).err)
+/* Death by SIGSYS, and the report line names the call and a flag. */
+#define ck_assert_violation(o, call, flag) do { \
+	ck_assert_signal(o, SIGSYS); \
+	ck_assert_msg(h_reported((o).err, (call), (flag)), \
+	    "report should name %s and %s: %s", (call), (flag), (o).err); \
+} while (0)
+
+int	h_reported(const char *err, const char *call, const char *flag);
+
+/* A fresh directory for one test, removed by h_cleanup(). */
+const char	*h_tmpdir(void);
+void		 h_cleanup(void);
+
+/* Each test program ends with TAME_TEST_MAIN(its suite function). */
+int	h_main(Suite *);
+#define TAME_TEST_MAIN(fn) \
+	int main(void) { return h_main(fn()); }
+
+#endif /* TAME_HARNESS_H */
