@@ -1,0 +1,490 @@
+/*
+ * t_api.c: tame() as an API: errors, narrowing, tame(0), the violation
+ * report, flag names, the audit marker and permissive mode, threads,
+ * architecture checks and 32-bit argument compares.
+ */
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+static int
+socket_works(void)
+{
+	int s = socket(AF_INET, SOCK_DGRAM, 0);
+
+	if (s == -1)
+		return 0;
+	close(s);
+	return 1;
+}
+
+static int
+body_unknown_bits(void *arg)
+{
+	(void)arg;
+	if (tame(0x4000) != -1 || errno != EINVAL)
+		return 1;
+	if (tame(-1) != -1 || errno != EINVAL)
+		return 2;
+	/* nothing was installed: everything still works */
+	return socket_works() ? 0 : 3;
+}
+
+START_TEST(test_unknown_bits_are_einval_and_install_nothing)
+{
+	struct outcome o = h_run(H_NO_TAME, NULL, body_unknown_bits, NULL);
+
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
+static int
+body_widen(void *arg)
+{
+	(void)arg;
+	if (tame(TAME_STDIO | TAME_RPATH) != -1 || errno != EPERM)
+		return 1;
+	if (tame(TAME_STDIO | TAME_INET) != -1 || errno != EPERM)
+		return 2;
+	if (tame_flags_held() != TAME_STDIO)
+		return 3;
+	/* still only STDIO: a read-only open is refused (Landlock) */
+	if (open("/etc/hostname", O_RDONLY) != -1 || errno != EACCES)
+		return 4;
+	return 0;
+}
+
+START_TEST(test_flags_only_narrow)
+{
+	struct outcome o = h_run(TAME_STDIO, NULL, body_widen, NULL);
+
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
+static int
+body_narrow_implied(void *arg)
+{
+	(void)arg;
+	/* RPATH implies RW, so RW alone is a reduction */
+	if (tame_flags_held() != (TAME_RPATH | TAME_RW))
+		return 1;
+	if (tame(TAME_RW) == -1)
+		return 2;
+	if (tame(TAME_RW) == -1)	/* the same set again is fine */
+		return 3;
+	return tame_flags_held() == TAME_RW ? 0 : 4;
+}
+
+START_TEST(test_implied_flags_can_be_kept)
+{
+	struct outcome o = h_run(TAME_RPATH, NULL, body_narrow_implied, NULL);
+
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
+START_TEST(test_held_before_tame_is_all)
+{
+	ck_assert_int_eq(tame_flags_held(), TAME_ALL);
+}
+END_TEST
+
+static int
+body_exit7(void *arg)
+{
+	(void)arg;
+	return 7;
+}
+
+static int
+body_getpid(void *arg)
+{
+	(void)arg;
+	syscall(SYS_getpid);
+	return 0;
+}
+
+START_TEST(test_tame_zero_allows_exit_only)
+{
+	struct outcome o;
+
+	o = h_run(0, NULL, body_exit7, NULL);
+	ck_assert_exit(o, 7);
+	o = h_run(0, NULL, body_getpid, NULL);
+	ck_assert_signal(o, SIGSYS);
+	/* no flags, no stderr: the death is silent */
+	ck_assert_str_eq(o.err, "");
+}
+END_TEST
+
+static int
+body_socket(void *arg)
+{
+	(void)arg;
+	socket(AF_INET, SOCK_STREAM, 0);
+	return 0;
+}
+
+START_TEST(test_violation_line_names_program_pid_call_flags)
+{
+	struct outcome o = h_run(TAME_STDIO, NULL, body_socket, NULL);
+	char prog[64];
+	int pid = 0, nr = 0;
+
+	ck_assert_violation(o, "socket", "inet");
+	ck_assert_int_eq(sscanf(o.err, "%63[^[][%d]: tame: socket (%d) needs",
+	    prog, &pid, &nr), 3);
+	ck_assert_str_eq(prog, "t_api");
+	ck_assert_int_gt(pid, 1);
+	ck_assert_int_eq(nr, SYS_socket);
+	ck_assert_ptr_nonnull(strstr(o.err, "needs inet or dnspath\n"));
+	/* exactly one line */
+	ck_assert_ptr_eq(strchr(o.err, '\n'), o.err + strlen(o.err) - 1);
+}
+END_TEST
+
+static int
+body_write_stderr(void *arg)
+{
+	(void)arg;
+	write(2, "x", 1);
+	return 0;
+}
+
+START_TEST(test_report_channel_is_not_the_programs)
+{
+	/* the reporter may write to stderr under MALLOC; the program not */
+	struct outcome o = h_run(TAME_MALLOC, NULL, body_write_stderr, NULL);
+
+	ck_assert_violation(o, "write", "rw");
+	ck_assert_int_eq(o.err[0] == 'x', 0);
+}
+END_TEST
+
+static int
+body_three_tames(void *arg)
+{
+	int fd;
+
+	(void)arg;
+	if (tame(TAME_STDIO | TAME_RPATH | TAME_INET) == -1)
+		return 1;
+	if (!socket_works())
+		return 2;
+	if (tame(TAME_STDIO | TAME_RPATH) == -1)
+		return 3;
+	if ((fd = open("/etc/hostname", O_RDONLY)) == -1)
+		return 4;
+	close(fd);
+	if (tame(TAME_STDIO) == -1)
+		return 5;
+	if (open("/etc/hostname", O_RDONLY) != -1 || errno != EACCES)
+		return 6;
+	socket(AF_INET, SOCK_DGRAM, 0);		/* dies */
+	return 7;
+}
+
+START_TEST(test_each_tame_narrows_further)
+{
+	struct outcome o = h_run(H_NO_TAME, NULL, body_three_tames, NULL);
+
+	ck_assert_violation(o, "socket", "inet");
+}
+END_TEST
+
+START_TEST(test_parse_flag_lists)
+{
+	const char *bad = NULL;
+	int f = -1;
+
+	ck_assert_int_eq(tame_flags_parse("malloc,rpath", &f, NULL), 0);
+	ck_assert_int_eq(f, TAME_MALLOC | TAME_RPATH);
+	ck_assert_int_eq(tame_flags_parse("TAME_STDIO|TAME_RPATH", &f, NULL), 0);
+	ck_assert_int_eq(f, TAME_STDIO | TAME_RPATH);
+	ck_assert_int_eq(tame_flags_parse("  Stdio  inet\tUNIX ", &f, NULL), 0);
+	ck_assert_int_eq(f, TAME_STDIO | TAME_INET | TAME_UNIX);
+	ck_assert_int_eq(tame_flags_parse("", &f, NULL), 0);
+	ck_assert_int_eq(f, 0);
+	ck_assert_int_eq(tame_flags_parse("stdio,rpathx", &f, &bad), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_str_eq(bad, "rpathx");
+	ck_assert_int_eq(tame_flags_parse("tame_", &f, &bad), -1);
+	ck_assert_int_eq(tame_flags_parse("abort", &f, &bad), -1);
+}
+END_TEST
+
+START_TEST(test_name_flags)
+{
+	char buf[128];
+
+	ck_assert_int_eq(tame_flags_name(TAME_STDIO, buf, sizeof(buf)), 5);
+	ck_assert_str_eq(buf, "stdio");
+	tame_flags_name(TAME_STDIO | TAME_RPATH | TAME_PROC, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "stdio,rpath,proc");
+	tame_flags_name(TAME_RW, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "rw");
+	tame_flags_name(0, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "");
+	ck_assert_int_eq(tame_flags_name(0x4000, buf, sizeof(buf)), -1);
+	/* truncation behaves like snprintf */
+	ck_assert_int_eq(tame_flags_name(TAME_STDIO | TAME_RPATH, buf, 4), 11);
+	ck_assert_str_eq(buf, "std");
+	ck_assert_str_eq(tame_flag_name(TAME_DNSPATH), "dnspath");
+	ck_assert_ptr_null(tame_flag_name(0x4000));
+}
+END_TEST
+
+/* Run this test program's helper mode under strace and read the trace. */
+static int
+strace_self(const char *mode, int permissive, char *out, size_t len)
+{
+	char cmd[512];
+	FILE *f;
+	size_t n;
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "%s strace -qq -f -e trace=write,socket "
+	    "/proc/%d/exe %s 2>&1", permissive ? "TAME_AUDIT=permissive" : "",
+	    (int)getpid(), mode);
+	if ((f = popen(cmd, "r")) == NULL)
+		return -1;
+	n = fread(out, 1, len - 1, f);
+	out[n] = '\0';
+	st = pclose(f);
+	return st;
+}
+
+START_TEST(test_audit_marker_in_trace)
+{
+	char out[8192];
+
+	strace_self("--marker", 0, out, sizeof(out));
+	ck_assert_msg(strstr(out, "write(-1, \"tame:0x3\", 8)") != NULL &&
+	    strstr(out, "EBADF") != NULL, "no marker in: %s", out);
+}
+END_TEST
+
+START_TEST(test_permissive_only_under_a_tracer)
+{
+	char out[8192];
+	struct outcome o;
+
+	/* traced: no filter, the socket call goes through */
+	strace_self("--socket-after-tame", 1, out, sizeof(out));
+	ck_assert_msg(strstr(out, "survived") != NULL, "trace: %s", out);
+	/* untraced, the variable changes nothing */
+	setenv("TAME_AUDIT", "permissive", 1);
+	o = h_run(TAME_STDIO, NULL, body_socket, NULL);
+	unsetenv("TAME_AUDIT");
+	ck_assert_violation(o, "socket", "inet");
+}
+END_TEST
+
+static void *
+idle_thread(void *arg)
+{
+	(void)arg;
+	pause();
+	return NULL;
+}
+
+static volatile int filtered;
+
+/* A thread with a seccomp filter of its own that tame() cannot sync. */
+static void *
+own_filter_thread(void *arg)
+{
+	struct sock_filter allow = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	struct sock_fprog p = { 1, &allow };
+
+	(void)arg;
+	prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+	filtered = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &p) == 0 ?
+	    1 : -1;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static int
+body_tsync_conflict(void *arg)
+{
+	pthread_t t;
+
+	(void)arg;
+	pthread_create(&t, NULL, own_filter_thread, NULL);
+	while (filtered == 0)
+		sched_yield();
+	if (filtered < 0)
+		return 1;
+	if (tame(TAME_STDIO) != -1 || errno != EBUSY)
+		return 2;
+	/* and nothing was installed */
+	return socket_works() ? 0 : 3;
+}
+
+START_TEST(test_threads_are_bound_or_tame_fails)
+{
+	struct outcome o = h_run(H_NO_TAME, NULL, body_tsync_conflict, NULL);
+
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
+static int
+body_threads_then_localtime(void *arg)
+{
+	pthread_t t;
+	int fd;
+
+	(void)arg;
+	pthread_create(&t, NULL, idle_thread, NULL);
+	if (tame(TAME_STDIO) == -1)
+		return 1;
+	/*
+	 * Landlock would bind only this thread, so the confined opens are
+	 * refused outright rather than left open to the other thread.
+	 */
+	fd = open("/etc/localtime", O_RDONLY);
+	return fd == -1 && errno == EACCES ? 0 : 2;
+}
+
+static int
+body_localtime(void *arg)
+{
+	(void)arg;
+	return open("/etc/localtime", O_RDONLY) >= 0 ? 0 : 1;
+}
+
+START_TEST(test_landlock_rows_need_a_single_thread)
+{
+	struct outcome o;
+
+	o = h_run(TAME_STDIO, NULL, body_localtime, NULL);
+	ck_assert_exit(o, 0);
+	o = h_run(H_NO_TAME, NULL, body_threads_then_localtime, NULL);
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
+static int
+body_x32(void *arg)
+{
+	(void)arg;
+	syscall(0x40000000 | SYS_getpid);
+	return 0;
+}
+
+static int
+body_int80(void *arg)
+{
+	long r = 20;		/* i386 getpid */
+
+	(void)arg;
+	__asm__ volatile ("int $0x80" : "+a"(r) : : "memory");
+	return 0;
+}
+
+START_TEST(test_foreign_entry_points_die)
+{
+	struct outcome o;
+
+	o = h_run(TAME_ALL, NULL, body_x32, NULL);
+	ck_assert_signal(o, SIGSYS);
+	o = h_run(TAME_ALL, NULL, body_int80, NULL);
+	ck_assert_signal(o, SIGSYS);
+}
+END_TEST
+
+static int
+body_sign_extended(void *arg)
+{
+	long r;
+	int fd;
+
+	(void)arg;
+	/* AT_FDCWD sign-extended to 64 bits, as non-glibc callers pass it */
+	fd = (int)syscall(SYS_openat, (long)AT_FDCWD, "/etc/hostname",
+	    (long)O_RDONLY);
+	if (fd == -1)
+		return 1;
+	/* an fcntl command with junk in the high word is still F_GETFL */
+	r = syscall(SYS_fcntl, fd, (1L << 32) | F_GETFL);
+	if (r == -1)
+		return 2;
+	/* TIOCGWINSZ with the high word set: allowed, ENOTTY on a file */
+	r = syscall(SYS_ioctl, fd, 0xffffffff00000000UL | TIOCGWINSZ, NULL);
+	if (r != -1 || errno != ENOTTY)
+		return 3;
+	return 0;
+}
+
+START_TEST(test_int_arguments_use_low_32_bits)
+{
+	struct outcome o = h_run(TAME_STDIO | TAME_RPATH | TAME_IOCTL, NULL,
+	    body_sign_extended, NULL);
+
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
+static Suite *
+api_suite(void)
+{
+	Suite *s = suite_create("api");
+	TCase *tc = tcase_create("api");
+
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_unknown_bits_are_einval_and_install_nothing);
+	tcase_add_test(tc, test_flags_only_narrow);
+	tcase_add_test(tc, test_implied_flags_can_be_kept);
+	tcase_add_test(tc, test_held_before_tame_is_all);
+	tcase_add_test(tc, test_tame_zero_allows_exit_only);
+	tcase_add_test(tc, test_violation_line_names_program_pid_call_flags);
+	tcase_add_test(tc, test_report_channel_is_not_the_programs);
+	tcase_add_test(tc, test_each_tame_narrows_further);
+	tcase_add_test(tc, test_parse_flag_lists);
+	tcase_add_test(tc, test_name_flags);
+	tcase_add_test(tc, test_audit_marker_in_trace);
+	tcase_add_test(tc, test_permissive_only_under_a_tracer);
+	tcase_add_test(tc, test_threads_are_bound_or_tame_fails);
+	tcase_add_test(tc, test_landlock_rows_need_a_single_thread);
+	tcase_add_test(tc, test_foreign_entry_points_die);
+	tcase_add_test(tc, test_int_arguments_use_low_32_bits);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+/* Modes for strace_self(): the program run under a real tracer. */
+int
+main(int argc, char *argv[])
+{
+	if (argc == 2 && strcmp(argv[1], "--marker") == 0)
+		return tame(TAME_STDIO) == 0 ? 0 : 1;
+	if (argc == 2 && strcmp(argv[1], "--socket-after-tame") == 0) {
+		if (tame(TAME_STDIO) == -1)
+			return 1;
+		if (!socket_works())
+			return 2;
+		printf("survived\n");
+		return 0;
+	}
+	return h_main(api_suite());
+}
