@@ -1,0 +1,147 @@
+/*
+ * t_table.c: invariants of the policy table, the one source of truth.
+ * No filter is installed here.
+ */
+#include <errno.h>
+#include <seccomp.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "compile.h"
+#include "harness.h"
+#include "policy.h"
+
+/* Every row's number is the one libseccomp knows by that name. */
+START_TEST(test_names_resolve_through_libseccomp)
+{
+	const struct tame_rule *r;
+	int i;
+
+	for (i = 0; i < tame_nrules; i++) {
+		r = &tame_rules[i];
+		ck_assert_msg(seccomp_syscall_resolve_name(r->name) == r->nr,
+		    "%s: table says %d, libseccomp %d", r->name, r->nr,
+		    seccomp_syscall_resolve_name(r->name));
+		ck_assert_str_eq(tame_syscall_name(r->nr), r->name);
+	}
+}
+END_TEST
+
+START_TEST(test_rows_are_well_formed)
+{
+	const struct tame_rule *r;
+	const struct tame_cond *c;
+	int i, k;
+
+	for (i = 0; i < tame_nrules; i++) {
+		r = &tame_rules[i];
+		ck_assert_msg(r->any != 0, "%s: no flag allows row %d", r->name, i);
+		ck_assert_msg(r->why != NULL && r->why[0] != '\0',
+		    "%s: row %d has no reason", r->name, i);
+		ck_assert_msg((r->action == TA_ERRNO) == (r->errnum != 0),
+		    "%s: errno only on soft denials", r->name);
+		for (k = 0; k < TAME_MAXCOND && r->cond[k].op != TC_END; k++) {
+			c = &r->cond[k];
+			ck_assert_int_lt(c->arg, 6);
+			if (c->op == TC_IN) {
+				ck_assert_int_gt(c->nval, 0);
+				ck_assert_int_le(c->nval, TAME_MAXVAL);
+				ck_assert_uint_ne(c->mask, 0);
+			}
+		}
+	}
+}
+END_TEST
+
+/*
+ * First match decides, so within one call a soft denial, a trap or a
+ * Landlock-confined row must never come before a plain allowance: it
+ * would shadow what a larger set of flags grants.  (A DENY row may: it
+ * exists to stop later rows.)
+ */
+START_TEST(test_allowances_come_first)
+{
+	const struct tame_rule *r, *q;
+	int i, j;
+
+	for (i = 0; i < tame_nrules; i++) {
+		r = &tame_rules[i];
+		if (r->action == TA_ALLOW || r->action == TA_DENY)
+			continue;
+		for (j = i + 1; j < tame_nrules; j++) {
+			q = &tame_rules[j];
+			ck_assert_msg(q->nr != r->nr || q->action != TA_ALLOW,
+			    "%s: row %d (%d) shadows allow row %d", r->name, i,
+			    r->action, j);
+		}
+	}
+}
+END_TEST
+
+START_TEST(test_every_flag_has_rows)
+{
+	int i, j, n;
+
+	for (i = 0; i < tame_nflagnames; i++) {
+		int f = tame_flagnames[i].flag;
+
+		if (f == TAME_STDIO || f == TAME_CMSG)
+			continue;	/* a composite; implies UNIX only */
+		for (n = 0, j = 0; j < tame_nrules; j++)
+			if (tame_rules[j].any & f)
+				n++;
+		ck_assert_msg(n > 0, "%s allows nothing", tame_flagnames[i].name);
+	}
+}
+END_TEST
+
+/* Every set of flags compiles, for a first filter and as a delta. */
+START_TEST(test_every_flag_set_compiles)
+{
+	static struct tame_prog p;
+	struct tame_target t, all = { tame_expand(TAME_ALL), 1 };
+	int f, ll;
+
+	for (f = 0; f <= TAME_ALL; f++) {
+		for (ll = 0; ll <= 1; ll++) {
+			t.held = tame_expand(f);
+			t.landlock_ok = ll;
+			ck_assert_int_eq(tame_compile(&t, NULL, 0x1000, &p), 0);
+			ck_assert_int_lt(p.len, TAME_MAXINSN);
+			ck_assert_int_eq(tame_compile(&t, &all, 0x1000, &p), 0);
+		}
+	}
+}
+END_TEST
+
+START_TEST(test_names_round_trip)
+{
+	char buf[256];
+	int f, back;
+
+	for (f = 0; f <= TAME_ALL; f++) {
+		ck_assert_int_ge(tame_flags_name(f, buf, sizeof(buf)), 0);
+		ck_assert_int_eq(tame_flags_parse(buf, &back, NULL), 0);
+		ck_assert_int_eq(back, f);
+	}
+}
+END_TEST
+
+static Suite *
+table_suite(void)
+{
+	Suite *s = suite_create("table");
+	TCase *tc = tcase_create("table");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_names_resolve_through_libseccomp);
+	tcase_add_test(tc, test_rows_are_well_formed);
+	tcase_add_test(tc, test_allowances_come_first);
+	tcase_add_test(tc, test_every_flag_has_rows);
+	tcase_add_test(tc, test_every_flag_set_compiles);
+	tcase_add_test(tc, test_names_round_trip);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+TAME_TEST_MAIN(table_suite)
