@@ -43,28 +43,64 @@
 #endif
 
 #define MAXNR		1024		/* above every native syscall */
-#define MAXROWS		24		/* rows one call may need */
+#define MAXRULES	1024		/* rows in the table */
 
 #define OFF_NR		offsetof(struct seccomp_data, nr)
 #define OFF_ARCH	offsetof(struct seccomp_data, arch)
 #define OFF_IP		offsetof(struct seccomp_data, instruction_pointer)
 #define OFF_ARG(i)	(offsetof(struct seccomp_data, args) + 8 * (i))
 
-/* One syscall number's answer: a constant, or rows to test in order. */
+/*
+ * One syscall number's answer: a constant (nrows 0), or rows to test in
+ * order, kept in a pool shared by all numbers.  Small on purpose: tame()
+ * runs in fresh processes, where every page touched is a page fault.
+ */
 struct leaf {
 	uint32_t	 fallback;	/* RET when no row matches */
-	int		 nrows;
-	int		 rows[MAXROWS];
-	uint32_t	 rets[MAXROWS];
+	uint16_t	 first;		/* into the pool */
+	uint16_t	 nrows;
+};
+
+struct pool {
+	uint16_t	 row[MAXRULES];
+	uint32_t	 ret[MAXRULES];
+	int		 len;
 };
 
 struct emitter {
 	struct tame_prog *p;
+	const struct pool *pool;
 	uint64_t	 gate;
 	int		 overflow;
 };
 
 static struct leaf	 next_leaves[MAXNR], prev_leaves[MAXNR];
+static struct pool	 next_pool, prev_pool;
+
+/* The table's rows grouped by number, in table order within a number. */
+static uint16_t		 by_nr[MAXRULES];
+static uint16_t		 nr_first[MAXNR + 1];
+
+static void
+index_rows(void)
+{
+	static int done;
+	int count[MAXNR + 1] = { 0 }, i, nr;
+
+	if (done)
+		return;
+	for (i = 0; i < tame_nrules && i < MAXRULES; i++)
+		if ((nr = tame_rules[i].nr) >= 0 && nr < MAXNR)
+			count[nr + 1]++;
+	for (nr = 0; nr < MAXNR; nr++)
+		nr_first[nr + 1] = nr_first[nr] + count[nr + 1];
+	for (nr = 0; nr <= MAXNR; nr++)
+		count[nr] = nr_first[nr];
+	for (i = 0; i < tame_nrules && i < MAXRULES; i++)
+		if ((nr = tame_rules[i].nr) >= 0 && nr < MAXNR)
+			by_nr[count[nr]++] = (uint16_t)i;
+	done = 1;
+}
 
 static uint32_t
 violation(int held)
@@ -100,37 +136,46 @@ rule_ret(const struct tame_rule *r, const struct tame_target *t)
  * fallback change nothing and go.
  */
 static void
-leaf_build(struct leaf *l, int nr, const struct tame_target *t)
+leaf_build(struct leaf *l, struct pool *pl, int nr,
+    const struct tame_target *t)
 {
 	const struct tame_rule *r;
 	int i;
 
 	l->fallback = violation(t->held);
+	l->first = (uint16_t)pl->len;
 	l->nrows = 0;
-	for (i = 0; i < tame_nrules; i++) {
-		r = &tame_rules[i];
-		if (r->nr != nr || !tame_rule_applies(r, t->held))
+	for (i = nr_first[nr]; i < nr_first[nr + 1]; i++) {
+		r = &tame_rules[by_nr[i]];
+		if (!tame_rule_applies(r, t->held))
 			continue;
 		if (r->cond[0].op == TC_END) {
 			l->fallback = rule_ret(r, t);
 			break;
 		}
-		if (l->nrows < MAXROWS) {
-			l->rows[l->nrows] = i;
-			l->rets[l->nrows++] = rule_ret(r, t);
-		}
+		pl->row[pl->len] = by_nr[i];
+		pl->ret[pl->len++] = rule_ret(r, t);
+		l->nrows++;
 	}
-	while (l->nrows > 0 && l->rets[l->nrows - 1] == l->fallback)
+	while (l->nrows > 0 && pl->ret[l->first + l->nrows - 1] == l->fallback) {
 		l->nrows--;
+		pl->len--;
+	}
 }
 
 static int
-leaf_equal(const struct leaf *a, const struct leaf *b)
+leaf_equal(const struct leaf *a, const struct pool *pa, const struct leaf *b,
+    const struct pool *pb)
 {
+	int i;
+
 	if (a->fallback != b->fallback || a->nrows != b->nrows)
 		return 0;
-	return memcmp(a->rows, b->rows, a->nrows * sizeof(a->rows[0])) == 0 &&
-	    memcmp(a->rets, b->rets, a->nrows * sizeof(a->rets[0])) == 0;
+	for (i = 0; i < a->nrows; i++)
+		if (pa->row[a->first + i] != pb->row[b->first + i] ||
+		    pa->ret[a->first + i] != pb->ret[b->first + i])
+			return 0;
+	return 1;
 }
 
 /* Two numbers may share a range when both are the same constant. */
@@ -228,8 +273,8 @@ emit_leaf(struct emitter *e, const struct leaf *l)
 	const struct tame_rule *r;
 	int i, k, len, rest;
 
-	for (i = 0; i < l->nrows; i++) {
-		r = &tame_rules[l->rows[i]];
+	for (i = l->first; i < l->first + l->nrows; i++) {
+		r = &tame_rules[e->pool->row[i]];
 		for (len = 1, k = 0; k < TAME_MAXCOND && r->cond[k].op; k++)
 			len += cond_len(&r->cond[k]);
 		if (len > 255) {
@@ -241,7 +286,7 @@ emit_leaf(struct emitter *e, const struct leaf *l)
 			rest -= cond_len(&r->cond[k]);
 			emit_cond(e, &r->cond[k], rest + 1);
 		}
-		emit_ret(e, l->rets[i]);
+		emit_ret(e, e->pool->ret[i]);
 	}
 	emit_ret(e, l->fallback);
 }
@@ -304,18 +349,21 @@ tame_compile(const struct tame_target *next, const struct tame_target *prev,
     uint64_t gate, struct tame_prog *out)
 {
 	static struct range rg[MAXNR];
-	struct emitter e = { out, gate, 0 };
+	struct emitter e = { out, &next_pool, gate, 0 };
 	int nr, n, nranges = 0;
 
+	index_rows();
 	n = tame_syscall_max() + 2;	/* the last range: every higher number */
 	if (n > MAXNR)
 		n = MAXNR;
+	next_pool.len = prev_pool.len = 0;
 	for (nr = 0; nr < n; nr++) {
-		leaf_build(&next_leaves[nr], nr, next);
+		leaf_build(&next_leaves[nr], &next_pool, nr, next);
 		if (prev == NULL)
 			continue;
-		leaf_build(&prev_leaves[nr], nr, prev);
-		if (leaf_equal(&next_leaves[nr], &prev_leaves[nr])) {
+		leaf_build(&prev_leaves[nr], &prev_pool, nr, prev);
+		if (leaf_equal(&next_leaves[nr], &next_pool, &prev_leaves[nr],
+		    &prev_pool)) {
 			/* the older filter already answers this call */
 			next_leaves[nr].nrows = 0;
 			next_leaves[nr].fallback = SECCOMP_RET_ALLOW;
