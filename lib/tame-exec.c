@@ -41,6 +41,7 @@ static int	dump_bpf(const char *, int);
 static int	find_command(const char *, char *, size_t);
 static void	require_dynamic(const char *, const char *, int);
 static int	find_preload(char *, size_t);
+static void	print_insn(int, const struct sock_filter *);
 
 int
 main(int argc, char *argv[])
@@ -242,6 +243,70 @@ check(void)
 	return ok ? 0 : 1;
 }
 
+static void
+print_ret(uint32_t k)
+{
+	switch (k & SECCOMP_RET_ACTION_FULL) {
+	case SECCOMP_RET_ALLOW:
+		printf("ret ALLOW\n");
+		break;
+	case SECCOMP_RET_KILL_PROCESS:
+		printf("ret KILL_PROCESS\n");
+		break;
+	case SECCOMP_RET_TRAP:
+		printf("ret TRAP(%u)\t; %s\n", k & SECCOMP_RET_DATA,
+		    (k & SECCOMP_RET_DATA) == TAME_TRAP_EMULATE ?
+		    "emulated by the handler" : "violation: report, die");
+		break;
+	case SECCOMP_RET_ERRNO:
+		printf("ret ERRNO(%u)\t; %s\n", k & SECCOMP_RET_DATA,
+		    strerror((int)(k & SECCOMP_RET_DATA)));
+		break;
+	default:
+		printf("ret 0x%08x\n", k);
+	}
+}
+
+/* One instruction, with absolute jump targets, as in bpf_dbg. */
+static void
+print_insn(int pc, const struct sock_filter *f)
+{
+	static const char *field[] = { "nr", "arch", "ip.lo", "ip.hi" };
+	const char *op = NULL;
+
+	printf("%04d: ", pc);
+	switch (f->code) {
+	case BPF_LD | BPF_W | BPF_ABS:
+		if (f->k < 16)
+			printf("ld %s\n", field[f->k / 4]);
+		else
+			printf("ld arg%u.%s\n", (f->k - 16) / 8,
+			    (f->k - 16) % 8 ? "hi" : "lo");
+		return;
+	case BPF_ALU | BPF_AND | BPF_K:
+		printf("and #0x%x\n", f->k);
+		return;
+	case BPF_JMP | BPF_JA:
+		printf("ja %04u\n", pc + 1 + f->k);
+		return;
+	case BPF_RET | BPF_K:
+		print_ret(f->k);
+		return;
+	case BPF_JMP | BPF_JEQ | BPF_K:
+		op = "jeq";
+		break;
+	case BPF_JMP | BPF_JGE | BPF_K:
+		op = "jge";
+		break;
+	}
+	if (op == NULL)
+		printf("code=0x%02x jt=%u jf=%u k=0x%08x\n", f->code, f->jt,
+		    f->jf, f->k);
+	else
+		printf("%s #0x%x\tjt %04d jf %04d\n", op, f->k,
+		    pc + 1 + f->jt, pc + 1 + f->jf);
+}
+
 /*
  * The program tame(flags) would install as its first filter, with
  * Landlock available, for users to read or to feed to their own tools.
@@ -271,7 +336,6 @@ dump_bpf(const char *fstr, int raw)
 	}
 	printf("# tame(%s): %d instructions\n", fstr, p.len);
 	for (i = 0; i < p.len; i++)
-		printf("%04d: code=0x%02x jt=%-3u jf=%-3u k=0x%08x\n", i,
-		    p.insn[i].code, p.insn[i].jt, p.insn[i].jf, p.insn[i].k);
+		print_insn(i, &p.insn[i]);
 	return 0;
 }
