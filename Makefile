@@ -31,15 +31,14 @@ override CPPFLAGS += -D_GNU_SOURCE -Ilib -I$(B)
 
 LIB_SRCS	= lib/policy.c lib/match.c lib/sysnames.c lib/compile.c \
 		  lib/bpf_run.c lib/gate.c lib/report.c lib/landlock.c \
-		  lib/tame.c lib/flags.c
+		  lib/tame.c lib/flags.c lib/warm.c
 LIB_OBJS	= $(LIB_SRCS:%.c=$(B)/%.o)
 SONAME		= libtame.so.$(VERSION_MAJOR)
 
 TOOLS		= $(B)/tame-exec $(B)/libtame-preload.so $(B)/tame-policy
 MANS		= $(B)/man/tame.3 $(B)/man/tame-exec.1
 
-all: $(B)/libtame.a $(B)/libtame.so.$(VERSION) $(B)/libtame.pc $(TOOLS) \
-	$(MANS)
+all: $(B)/libtame.a $(B)/libtame.so.$(VERSION) $(TOOLS) $(MANS)
 
 .DELETE_ON_ERROR:
 .PHONY: all check bench install uninstall clean deps
@@ -67,11 +66,6 @@ $(B)/libtame.so.$(VERSION): $(LIB_OBJS) lib/libtame.map
 	    -o $@ $(LIB_OBJS)
 	ln -sf libtame.so.$(VERSION) $(B)/$(SONAME)
 	ln -sf $(SONAME) $(B)/libtame.so
-
-$(B)/libtame.pc: lib/libtame.pc.in Makefile
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
-	    lib/libtame.pc.in > $@
 
 # tame-exec is static: one small extra exec, no loader work of its own.
 $(B)/tame-exec: $(B)/lib/tame-exec.o $(B)/libtame.a
@@ -110,7 +104,9 @@ install: all
 	install -m 755 $(B)/libtame.so.$(VERSION) $(DESTDIR)$(LIBDIR)/
 	ln -sf libtame.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libtame.so
-	install -m 644 $(B)/libtame.pc $(DESTDIR)$(PKGCONFIGDIR)/libtame.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+	    lib/libtame.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/libtame.pc
 	install -m 755 $(B)/libtame-preload.so $(DESTDIR)$(LIBDIR)/tame/
 	install -m 755 $(B)/tame-exec $(DESTDIR)$(BINDIR)/tame-exec
 	install -m 644 $(B)/man/tame.3 $(DESTDIR)$(MANDIR)/man3/tame.3

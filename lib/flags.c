@@ -12,6 +12,8 @@
 #include "tame_int.h"
 
 #define SEPARATORS	", \t\n|"
+#define STR(x)		#x
+#define VERSION(a, b, c) STR(a) "." STR(b) "." STR(c)
 
 TAME_EXPORT const char *
 tame_flag_name(int flag)
@@ -95,4 +97,11 @@ tame_flags_name(int flags, char *buf, size_t len)
 		sep = ",";
 	}
 	return (int)n;
+}
+
+TAME_EXPORT const char *
+tame_version(void)
+{
+	return VERSION(TAME_VERSION_MAJOR, TAME_VERSION_MINOR,
+	    TAME_VERSION_PATCH);
 }

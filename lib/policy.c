@@ -507,6 +507,15 @@ const struct tame_rule tame_rules[] = {
 	    .why = "callers fall back to fstat" },
 	{ SYS(ioctl), BASE, .action = TA_ERRNO, .errnum = ENOTTY,
 	    .cond = { IN(1, ALL32, TCGETS) }, .why = "isatty(): not a terminal" },
+	{ SYS(newfstatat), GETPW | DNSPATH, .action = TA_ERRNO,
+	    .errnum = EACCES, .why = "NSS checks files for changes; "
+	    "it copes, and no metadata leaks" },
+	{ SYS(openat), GETPW | DNSPATH, .action = TA_ERRNO, .errnum = EACCES,
+	    .cond = { IN(2, OPEN_BITS, O_PATH) },
+	    .why = "NSS modules look paths up; they cope" },
+	{ SYS(mmap), MALLOC, .action = TA_ERRNO, .errnum = EPERM,
+	    .cond = { IN(2, PROT_EXEC, PROT_EXEC), IN(3, MAP_ANONYMOUS, 0) },
+	    .why = "dlopen() fails gently: NSS skips a module" },
 	{ SYS(socket), GETPW | DNSPATH, .action = TA_ERRNO, .errnum = EACCES,
 	    .cond = { IN(0, ALL32, AF_UNIX), IN(1, ALL32, SOCK_STREAM |
 	    SOCK_CLOEXEC | SOCK_NONBLOCK) }, .why = "glibc's nscd probe" },

@@ -20,8 +20,6 @@
 #include "tame.h"
 #include "tame_int.h"
 
-#define STR(x)	#x
-#define VERSION(a, b, c)	STR(a) "." STR(b) "." STR(c)
 
 struct tame_state tame__state = {
 	.held = TAME_ALL | TAME__BASE | TAME__ALWAYS,
@@ -138,6 +136,7 @@ tame_locked(int flags)
 		return 0;
 	}
 
+	tame__warm(want);
 	next.held = want;
 	next.landlock_ok = !tame__landlock_needed(want);
 	if (!next.landlock_ok && single_threaded()) {
@@ -200,11 +199,4 @@ TAME_EXPORT int
 tame_flags_held(void)
 {
 	return tame__state.held & TAME_ALL;
-}
-
-TAME_EXPORT const char *
-tame_version(void)
-{
-	return VERSION(TAME_VERSION_MAJOR, TAME_VERSION_MINOR,
-	    TAME_VERSION_PATCH);
 }

@@ -27,6 +27,9 @@ int	tame__install_handler(void);
 int	tame__missing(int held, int nr, const uint64_t args[6], int *alts,
 	    int max);
 
+/* Load NSS modules the flags will use, while that is still allowed. */
+void	tame__warm(int held);
+
 /* Landlock (landlock.c). */
 int	tame__landlock_needed(int held);
 int	tame__landlock_prepare(int held, int *ruleset_fd);
