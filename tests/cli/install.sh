@@ -1,0 +1,65 @@
+#!/bin/sh
+# make install lays out the contract of DESIGN.md, and a program built
+# against the installed libtame.pc tames itself for real.
+B=${B:-build}
+top=$(pwd)
+dir=$(mktemp -d /var/tmp/tame-install-test.XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+fail=0
+no() { echo "install.sh: $*"; fail=1; }
+
+make -s install PREFIX="$dir/prefix" >/dev/null || { echo "make install failed"; exit 1; }
+# DESTDIR stages without changing what is recorded in the files
+make -s install PREFIX=/usr/local DESTDIR="$dir/stage" >/dev/null ||
+    no "make install DESTDIR failed"
+grep -q '^prefix=/usr/local$' "$dir/stage/usr/local/lib/pkgconfig/libtame.pc" ||
+    no "DESTDIR leaked into libtame.pc"
+
+P=$dir/prefix
+for f in include/tame.h lib/libtame.a lib/libtame.so lib/libtame.so.0 \
+    lib/pkgconfig/libtame.pc lib/tame/libtame-preload.so bin/tame-exec \
+    share/man/man3/tame.3 share/man/man1/tame-exec.1; do
+	[ -e "$P/$f" ] || no "missing $f"
+done
+[ "$(readelf -d "$P/lib/libtame.so" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')" = \
+    libtame.so.0 ] || no "soname is not libtame.so.0"
+# only the public API is exported
+extra=$(nm -D --defined-only "$P/lib/libtame.so" | awk '$2 == "T" { sub(/@.*/, "", $3); print $3 }' |
+    grep -v '^tame\(_flags_held\|_flags_parse\|_flags_name\|_flag_name\|_landlock_abi\|_version\)\?$')
+[ -z "$extra" ] || no "exported beyond the API: $extra"
+
+cat > "$dir/prog.c" <<'PROG'
+#include <sys/socket.h>
+#include <stdio.h>
+#include <tame.h>
+
+int
+main(void)
+{
+	if (tame(TAME_STDIO) == -1) {
+		perror("tame");
+		return 1;
+	}
+	printf("tamed\n");
+	fflush(stdout);
+	socket(AF_INET, SOCK_STREAM, 0);	/* not allowed: dies */
+	return 0;
+}
+PROG
+export PKG_CONFIG_PATH="$P/lib/pkgconfig"
+# shellcheck disable=SC2046
+cc "$dir/prog.c" -o "$dir/prog" $(pkg-config --cflags --libs libtame) \
+    -Wl,-rpath,"$P/lib" || { echo "install.sh: consumer did not build"; exit 1; }
+out=$("$dir/prog" 2>"$dir/err")
+status=$?
+[ "$out" = tamed ] || no "consumer printed '$out'"
+[ $status -eq 159 ] || no "consumer status $status, expected 159 (SIGSYS)"
+grep -q '^prog\[[0-9]*\]: tame: socket (41) needs inet' "$dir/err" ||
+    no "violation line was '$(cat "$dir/err")'"
+# statically, through pkg-config --static
+cc "$dir/prog.c" -o "$dir/prog-static" -static \
+    $(pkg-config --static --cflags --libs libtame) 2>/dev/null &&
+    { "$dir/prog-static" >/dev/null 2>&1; [ $? -eq 159 ] ||
+    no "static consumer did not die of SIGSYS"; }
+cd "$top" || exit 1
+exit $fail
