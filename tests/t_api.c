@@ -384,6 +384,60 @@ START_TEST(test_landlock_rows_need_a_single_thread)
 }
 END_TEST
 
+/*
+ * A kernel without Landlock, for real: a filter installed before tame()
+ * answers landlock_create_ruleset with ENOSYS, as such kernels (and many
+ * container runtimes) do.
+ */
+static int
+hide_landlock(void *arg)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0),	/* nr */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_landlock_create_ruleset,
+		    0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog p = { 4, f };
+
+	(void)arg;
+	prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+	return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &p) == 0 ?
+	    0 : 1;
+}
+
+static int
+body_without_landlock(void *arg)
+{
+	char path[64];
+	int fd;
+
+	(void)arg;
+	if (tame_landlock_abi() != 0)
+		return 1;
+	/* the time zone files cannot be confined, so they are refused */
+	if (open("/etc/localtime", O_RDONLY) != -1 || errno != EACCES)
+		return 2;
+	/* TMPPATH grants nothing it could not confine to /tmp */
+	snprintf(path, sizeof(path), "/tmp/tame-no-landlock.%d", getpid());
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	if (fd != -1) {
+		unlink(path);
+		return 3;
+	}
+	return errno == EACCES ? 0 : 4;
+}
+
+START_TEST(test_without_landlock_path_flags_grant_nothing)
+{
+	struct outcome o = h_run(TAME_STDIO | TAME_TMPPATH, hide_landlock,
+	    body_without_landlock, NULL);
+
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
 static int
 body_x32(void *arg)
 {
@@ -466,6 +520,7 @@ api_suite(void)
 	tcase_add_test(tc, test_permissive_only_under_a_tracer);
 	tcase_add_test(tc, test_threads_are_bound_or_tame_fails);
 	tcase_add_test(tc, test_landlock_rows_need_a_single_thread);
+	tcase_add_test(tc, test_without_landlock_path_flags_grant_nothing);
 	tcase_add_test(tc, test_foreign_entry_points_die);
 	tcase_add_test(tc, test_int_arguments_use_low_32_bits);
 	suite_add_tcase(s, tc);
