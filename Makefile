@@ -47,8 +47,8 @@ all: $(B)/libtame.a $(B)/libtame.so.$(VERSION) $(TOOLS) $(MANS)
 $(B)/sysnames.h:
 	@mkdir -p $(@D)
 	printf '#include <asm/unistd.h>\n' | $(CC) -E -dM - | \
-	    sed -n 's/^#define __NR_\([a-z0-9_]*\) \([0-9][0-9]*\)$$/X(\1, \2)/p' | \
-	    sort -t, -k2 -n > $@
+	    sed -n 's/^#define __NR_\([a-z0-9_]*\) .*/X(\1)/p' | \
+	    grep -v '^X(syscalls)$$' | sort > $@
 
 $(B)/lib/sysnames.o: $(B)/sysnames.h
 
