@@ -82,6 +82,9 @@ handled(int held, int abi)
 			h |= LL_WRITE;
 		if ((held & TAME_CPATH) == 0)
 			h |= LL_CREATE;
+		/* bind() of a path socket is UNIX's, wherever the path */
+		if (held & TAME_UNIX)
+			h &= ~LANDLOCK_ACCESS_FS_MAKE_SOCK;
 	}
 	if (h == 0)
 		return 0;

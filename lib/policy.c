@@ -202,6 +202,8 @@ const struct tame_rule tame_rules[] = {
 	    .why = "the violation report" },
 	{ SYS(tgkill), BASE, .cond = { FROM_LIBTAME },
 	    .why = "a checked signal to self" },
+	{ SYS(newfstatat), BASE, .cond = { FROM_LIBTAME },
+	    .why = "a checked stat of a granted file" },
 	{ SYS(kill), BASE, .cond = { FROM_LIBTAME },
 	    .why = "a checked signal to self" },
 
@@ -259,7 +261,7 @@ const struct tame_rule tame_rules[] = {
 #endif
 	{ SYS(dup3), RW, .why = WHY_FD },
 	{ SYS(fcntl), RW, .cond = { IN(1, ALL32, F_DUPFD, F_DUPFD_CLOEXEC,
-	    F_GETFD, F_SETFD, F_GETFL, F_SETFL) }, .why = WHY_FD },
+	    F_GETFD, F_SETFD, F_GETFL, F_SETFL, F_GETOWN) }, .why = WHY_FD },
 	{ SYS(ioctl), RW, .cond = { IN(1, ALL32, FIONREAD, FIONBIO, FIOCLEX,
 	    FIONCLEX) }, .why = WHY_FD },
 #ifdef __NR_pipe
@@ -430,6 +432,8 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(fork), PROC, .why = WHY_PROC },
 	{ SYS(vfork), PROC, .why = WHY_PROC },
 #endif
+	{ SYS(fcntl), PROC, .cond = { IN(1, ALL32, F_SETOWN, F_SETOWN_EX,
+	    F_SETSIG) }, .why = "choose who gets SIGIO: another process" },
 	{ SYS(kill), PROC, .why = WHY_PROC },
 	{ SYS(tkill), PROC, .why = WHY_PROC },
 	{ SYS(tgkill), PROC, .why = WHY_PROC },
@@ -488,11 +492,15 @@ const struct tame_rule tame_rules[] = {
 	 * Trapped and done by libtame's SIGSYS handler.  fstat is
 	 * newfstatat(fd, "", AT_EMPTY_PATH) on glibc, which the filter cannot
 	 * tell from a lookup relative to fd; the handler checks the path is
-	 * empty.  A signal to self is fine; the filter cannot know our pid,
-	 * which changes at fork.
+	 * empty.  glibc also stats the files it rereads (localtime, on every
+	 * localtime()); the handler allows the paths the Landlock layer
+	 * grants and lets the later rows decide the rest.  A signal to self
+	 * is fine; the filter cannot know our pid, which changes at fork.
 	 */
 	{ SYS(newfstatat), RW, .action = TA_EMULATE, .cond = { IN(3, ALL32,
 	    AT_EMPTY_PATH) }, .why = "fstat(), checked in the handler" },
+	{ SYS(newfstatat), BASE, .action = TA_EMULATE,
+	    .why = "stat of a file Landlock grants, checked in the handler" },
 	{ SYS(kill), BASE, .action = TA_EMULATE, .why = "raise(): self only" },
 	{ SYS(tkill), BASE, .action = TA_EMULATE, .why = "raise(): self only" },
 	{ SYS(tgkill), BASE, .action = TA_EMULATE,

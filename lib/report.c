@@ -17,6 +17,8 @@
 #include <sys/syscall.h>
 #include <sys/types.h>
 
+#include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
@@ -140,22 +142,65 @@ report(int nr, const uint64_t args[6])
 }
 
 /*
- * Do a trapped call if the handler can prove it harmless; return 0 and
- * the result in *ret, or -1 for a violation.
+ * Is path one of the files the Landlock layer grants under held?  Only
+ * absolute paths in canonical form count (no "//", "/./", "/../"), so a
+ * name cannot walk out of a granted directory.  The string is the
+ * program's: read at most PATH_MAX bytes of it.
  */
 static int
-emulate(int nr, const uint64_t a[6], long *ret)
+path_granted(int held, const char *path)
+{
+	const char *p, *lp;
+	size_t n;
+	int i;
+
+	if (path == NULL || path[0] != '/')
+		return 0;
+	for (p = path; *p != '\0'; p++) {
+		if (p - path >= PATH_MAX)
+			return 0;
+		if (p[0] == '/' && (p[1] == '/' || (p[1] == '.' &&
+		    (p[2] == '/' || p[2] == '\0' || (p[2] == '.' &&
+		    (p[3] == '/' || p[3] == '\0'))))))
+			return 0;
+	}
+	for (i = 0; i < tame_nlpaths; i++) {
+		if ((held & tame_lpaths[i].flag) == 0)
+			continue;
+		lp = tame_lpaths[i].path;
+		for (n = 0; lp[n] != '\0' && lp[n] == path[n]; n++)
+			;
+		if (lp[n] == '\0' && (path[n] == '\0' || path[n] == '/'))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Do a trapped call if the handler can prove it harmless; return 0 and
+ * the result in *ret, or -1 when the table's later rows must decide.
+ */
+static int
+emulate(int held, int nr, const uint64_t a[6], long *ret)
 {
 	long pid = tame__gate(SYS_getpid, 0, 0, 0, 0, 0, 0);
 	const char *path;
 
 	switch (nr) {
 	case SYS_newfstatat:
-		/* fstat(fd) in glibc's spelling: an empty path, no lookup */
 		path = (const char *)(uintptr_t)a[1];
-		if (path != NULL && path[0] != '\0')
+		if ((a[3] & AT_EMPTY_PATH) && (path == NULL || path[0] == '\0')) {
+			/* fstat(fd) in glibc's spelling: no lookup at all */
+			if ((held & TAME_RW) == 0)
+				return -1;
+			*ret = tame__gate(SYS_fstat, a[0], a[2], 0, 0, 0, 0);
+			return 0;
+		}
+		if ((a[3] & ~AT_SYMLINK_NOFOLLOW) != 0 ||
+		    !path_granted(held, path))
 			return -1;
-		*ret = tame__gate(SYS_fstat, a[0], a[2], 0, 0, 0, 0);
+		*ret = tame__gate(SYS_newfstatat, AT_FDCWD, (long)path, a[2],
+		    a[3], 0, 0);
 		return 0;
 	case SYS_kill:
 		if ((pid_t)a[0] != pid)
@@ -175,13 +220,35 @@ emulate(int nr, const uint64_t a[6], long *ret)
 	return -1;
 }
 
+/*
+ * When the handler will not do a trapped call, the rows after the trap
+ * decide, as if it were not there: a soft denial returns its errno.
+ * Returns the errno, or 0 for a violation.
+ */
+static int
+after_trap(int held, int nr, const uint64_t a[6])
+{
+	const struct tame_rule *r;
+	int i;
+
+	for (i = 0; i < tame_nrules; i++) {
+		r = &tame_rules[i];
+		if (r->nr != nr || r->action == TA_EMULATE ||
+		    !tame_rule_applies(r, held) ||
+		    !tame_rule_args_match(r, a, 0, 1))
+			continue;
+		return r->action == TA_ERRNO ? r->errnum : 0;
+	}
+	return 0;
+}
+
 static void
 on_sigsys(int sig, siginfo_t *si, void *ctx)
 {
 	ucontext_t *uc = ctx;
 	uint64_t a[6];
 	long ret;
-	int nr = si->si_syscall;
+	int nr = si->si_syscall, held = tame__state.held;
 
 	(void)sig;
 #if defined(__x86_64__)
@@ -195,7 +262,10 @@ on_sigsys(int sig, siginfo_t *si, void *ctx)
 	for (int i = 0; i < 6; i++)
 		a[i] = uc->uc_mcontext.regs[i];
 #endif
-	if (si->si_errno == TAME_TRAP_EMULATE && emulate(nr, a, &ret) == 0) {
+	if (si->si_errno == TAME_TRAP_EMULATE) {
+		if (emulate(held, nr, a, &ret) == -1 &&
+		    (ret = -after_trap(held, nr, a)) == 0)
+			goto violation;
 #if defined(__x86_64__)
 		uc->uc_mcontext.gregs[REG_RAX] = ret;
 #elif defined(__aarch64__)
@@ -203,6 +273,7 @@ on_sigsys(int sig, siginfo_t *si, void *ctx)
 #endif
 		return;
 	}
+violation:
 	report(nr, a);
 	/* The same call traps again with SIGSYS blocked: death by SIGSYS. */
 	syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
