@@ -142,10 +142,25 @@ report(int nr, const uint64_t args[6])
 }
 
 /*
+ * Copy the program's path into buf, so that another thread cannot change
+ * it between the check and the call.  Returns 0, or -1 if it is longer
+ * than the buffer.
+ */
+static int
+copy_path(char *buf, size_t len, const char *path)
+{
+	size_t n;
+
+	for (n = 0; n < len; n++)
+		if ((buf[n] = path[n]) == '\0')
+			return 0;
+	return -1;
+}
+
+/*
  * Is path one of the files the Landlock layer grants under held?  Only
  * absolute paths in canonical form count (no "//", "/./", "/../"), so a
- * name cannot walk out of a granted directory.  The string is the
- * program's: read at most PATH_MAX bytes of it.
+ * name cannot walk out of a granted directory.
  */
 static int
 path_granted(int held, const char *path)
@@ -154,16 +169,13 @@ path_granted(int held, const char *path)
 	size_t n;
 	int i;
 
-	if (path == NULL || path[0] != '/')
+	if (path[0] != '/')
 		return 0;
-	for (p = path; *p != '\0'; p++) {
-		if (p - path >= PATH_MAX)
-			return 0;
+	for (p = path; *p != '\0'; p++)
 		if (p[0] == '/' && (p[1] == '/' || (p[1] == '.' &&
 		    (p[2] == '/' || p[2] == '\0' || (p[2] == '.' &&
 		    (p[3] == '/' || p[3] == '\0'))))))
 			return 0;
-	}
 	for (i = 0; i < tame_nlpaths; i++) {
 		if ((held & tame_lpaths[i].flag) == 0)
 			continue;
@@ -185,6 +197,7 @@ emulate(int held, int nr, const uint64_t a[6], long *ret)
 {
 	long pid = tame__gate(SYS_getpid, 0, 0, 0, 0, 0, 0);
 	const char *path;
+	char buf[PATH_MAX];
 
 	switch (nr) {
 	case SYS_newfstatat:
@@ -196,10 +209,11 @@ emulate(int held, int nr, const uint64_t a[6], long *ret)
 			*ret = tame__gate(SYS_fstat, a[0], a[2], 0, 0, 0, 0);
 			return 0;
 		}
-		if ((a[3] & ~AT_SYMLINK_NOFOLLOW) != 0 ||
-		    !path_granted(held, path))
+		if ((a[3] & ~AT_SYMLINK_NOFOLLOW) != 0 || path == NULL ||
+		    copy_path(buf, sizeof(buf), path) == -1 ||
+		    !path_granted(held, buf))
 			return -1;
-		*ret = tame__gate(SYS_newfstatat, AT_FDCWD, (long)path, a[2],
+		*ret = tame__gate(SYS_newfstatat, AT_FDCWD, (long)buf, a[2],
 		    a[3], 0, 0);
 		return 0;
 	case SYS_kill:
@@ -280,8 +294,12 @@ violation:
 	tame__gate(SYS_exit_group, 128 + SIGSYS, 0, 0, 0, 0, 0);
 }
 
+/*
+ * Make on_sigsys the SIGSYS handler; the previous action goes to old, so
+ * that a tame() that fails later can put it back.
+ */
 int
-tame__install_handler(void)
+tame__install_handler(struct sigaction *old)
 {
 	struct sigaction sa;
 
@@ -289,5 +307,5 @@ tame__install_handler(void)
 	sa.sa_sigaction = on_sigsys;
 	sa.sa_flags = SA_SIGINFO;
 	sigemptyset(&sa.sa_mask);
-	return sigaction(SIGSYS, &sa, NULL);
+	return sigaction(SIGSYS, &sa, old);
 }

@@ -80,8 +80,10 @@ main(int argc, char *argv[])
 		usage();
 	}
 
+	/* as the shell says: 127 when there is none, 126 when it won't run */
 	if (find_command(argv[i], cmd, sizeof(cmd)) == -1)
-		err(127, "%s", argv[i]);
+		err(errno == ENOENT || errno == ENOTDIR ? 127 : 126, "%s",
+		    argv[i]);
 	require_dynamic(argv[i], cmd, 0);
 	if (find_preload(preload, sizeof(preload)) == -1)
 		errx(1, "cannot find %s beside tame-exec; reinstall libtame",
@@ -109,8 +111,8 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: tame-exec [-f flags] [--] command [arg ...]\n"
-	    "       tame-exec --check\n"
-	    "       tame-exec --dump-bpf flags\n");
+	    "       tame-exec --check | -V\n"
+	    "       tame-exec --dump-bpf | --dump-bpf-raw flags\n");
 	exit(2);
 }
 
@@ -122,10 +124,8 @@ find_command(const char *name, char *out, size_t len)
 	size_t n;
 
 	if (strchr(name, '/') != NULL) {
-		if (access(name, X_OK) == -1)
-			return -1;
 		snprintf(out, len, "%s", name);
-		return 0;
+		return access(name, X_OK);
 	}
 	if ((path = getenv("PATH")) == NULL)
 		path = "/usr/local/bin:/usr/bin:/bin";

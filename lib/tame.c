@@ -8,6 +8,7 @@
 #include <linux/sched.h>
 
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -120,7 +121,8 @@ static int
 tame_locked(int flags)
 {
 	struct tame_target next, prev;
-	int ruleset = -1, want;
+	struct sigaction old_sigsys;
+	int ruleset = -1, r, want, saved;
 
 	want = tame_expand(flags);
 	if (want & ~tame__state.held) {
@@ -150,30 +152,44 @@ tame_locked(int flags)
 	    tame__gate_ip(), &prog) == -1)
 		goto fail;
 
+	/*
+	 * The handler must be in place before the filter: another thread
+	 * may trap the moment it is.  If the filter then fails to go in,
+	 * the old handler comes back.
+	 */
 	if (!tame__state.tamed) {
 		const char *p = program_invocation_short_name;
 
 		strncpy(tame__state.progname, p != NULL ? p : "?",
 		    sizeof(tame__state.progname) - 1);
-		if (tame__install_handler() == -1)
+		if (tame__install_handler(&old_sigsys) == -1)
 			goto fail;
 	}
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
-		goto fail;
 	/* Landlock first: of the two it is the one that can still fail. */
-	if (ruleset != -1 && tame__landlock_enforce(ruleset) == -1)
-		return -1;
+	if (ruleset != -1) {
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
+			goto restore;
+		r = tame__landlock_enforce(ruleset);	/* closes it */
+		ruleset = -1;
+		if (r == -1)
+			goto restore;
+	}
 	audit_marker(flags);
 	if (seccomp_install(&prog) == -1)
-		return -1;
+		goto restore;
 	tame__state.held = want;
 	tame__state.landlock_ok = next.landlock_ok;
 	tame__state.tamed = 1;
 	return 0;
+restore:
+	if (!tame__state.tamed) {
+		saved = errno;
+		sigaction(SIGSYS, &old_sigsys, NULL);
+		errno = saved;
+	}
 fail:
 	if (ruleset != -1) {
-		int saved = errno;
-
+		saved = errno;
 		tame__gate(SYS_close, ruleset, 0, 0, 0, 0, 0);
 		errno = saved;
 	}

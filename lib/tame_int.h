@@ -18,7 +18,8 @@ struct tame_state {
 
 extern struct tame_state tame__state;
 
-int	tame__install_handler(void);
+struct sigaction;
+int	tame__install_handler(struct sigaction *);
 
 /*
  * The ways held could be widened to allow one call: each entry is a set of

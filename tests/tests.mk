@@ -15,8 +15,16 @@ $(B)/tests/%.o: tests/%.c
 	$(CC) $(CPPFLAGS) -Itests $(CHECK_CFLAGS) $(SECCOMP_CFLAGS) $(CFLAGS) \
 	    -c $< -o $@
 
-$(B)/tests/t_%: $(B)/tests/t_%.o $(B)/tests/harness.o $(B)/libtame.a
-	$(CC) $(LDFLAGS) -o $@ $< $(B)/tests/harness.o $(B)/libtame.a \
+# The oracle builds the same policy with libseccomp, for the tests only:
+# libtame itself never links libseccomp.
+TEST_OBJS	= $(B)/tests/harness.o $(B)/lib/oracle.o
+
+$(B)/lib/oracle.o: lib/oracle.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(SECCOMP_CFLAGS) $(CFLAGS) -c $< -o $@
+
+$(B)/tests/t_%: $(B)/tests/t_%.o $(TEST_OBJS) $(B)/libtame.a
+	$(CC) $(LDFLAGS) -o $@ $< $(TEST_OBJS) $(B)/libtame.a \
 	    $(CHECK_LIBS) $(SECCOMP_LIBS) -lpthread
 
 tests: all $(TEST_BINS)
