@@ -1,6 +1,11 @@
 /*
  * tame-policy: print the policy table.  The man page's per-flag lists are
  * generated with --mdoc; --tsv gives one row per line for scripts.
+ *
+ * The --mdoc output is parsed back by tests/t_manpage.c, which holds it
+ * to the table.  Inside an entry of the per-flag list, every sentence
+ * that contains a colon is "label: name, name, ..." and nothing else;
+ * prose in an entry never contains a colon.
  */
 #include <err.h>
 #include <stdio.h>
@@ -8,9 +13,10 @@
 
 #include "policy.h"
 
+#define WRAP	72		/* text line length for the lists */
+
 static void	print_mdoc(void);
 static void	print_tsv(void);
-static int	flag_rows(int flag, int action);
 
 int
 main(int argc, char *argv[])
@@ -95,55 +101,465 @@ print_tsv(void)
 	}
 }
 
-/* Does any row of flag (alone in .any or .all) have this action? */
+/* Made only from libtame's own syscall instruction? */
 static int
-flag_rows(int flag, int action)
+is_gate(const struct tame_rule *r)
 {
-	int i, n = 0;
+	int k;
 
-	for (i = 0; i < tame_nrules; i++)
-		if ((tame_rules[i].any & flag) &&
-		    tame_rules[i].action == action)
-			n++;
-	return n;
+	for (k = 0; k < TAME_MAXCOND && r->cond[k].op != TC_END; k++)
+		if (r->cond[k].op == TC_GATE)
+			return 1;
+	return 0;
+}
+
+/* Does the row test arguments, beyond where the call comes from? */
+static int
+tests_args(const struct tame_rule *r)
+{
+	int k;
+
+	for (k = 0; k < TAME_MAXCOND && r->cond[k].op != TC_END; k++)
+		if (r->cond[k].op != TC_GATE)
+			return 1;
+	return 0;
 }
 
 /*
- * One .It per flag (and for the base set), listing the calls its rows
- * allow; a call with an argument test is marked with an asterisk.
+ * A call is starred in a group when any row that allows or refuses it
+ * there looks at its arguments.
  */
+static int
+starred(int nr, int group)
+{
+	const struct tame_rule *r;
+	int i;
+
+	for (i = 0; i < tame_nrules; i++) {
+		r = &tame_rules[i];
+		if (r->nr != nr || (r->any & group) == 0)
+			continue;
+		if (r->action != TA_ALLOW && r->action != TA_LANDLOCK &&
+		    r->action != TA_DENY)
+			continue;
+		if (tests_args(r))
+			return 1;
+	}
+	return 0;
+}
+
+/* Which list of a group's entry a row belongs to. */
+enum kind {
+	K_ALLOW,		/* allowed by the group alone */
+	K_WITH,			/* allowed together with r->all */
+	K_LANDLOCK,		/* passed to a Landlock layer */
+	K_GATE,			/* only from libtame's own code */
+};
+
+static enum kind
+row_kind(const struct tame_rule *r)
+{
+	if (is_gate(r))
+		return K_GATE;
+	if (r->action == TA_LANDLOCK)
+		return K_LANDLOCK;
+	if (r->all != 0)
+		return K_WITH;
+	return K_ALLOW;
+}
+
+static int
+row_listed(const struct tame_rule *r, int group)
+{
+	return (r->any & group) != 0 &&
+	    (r->action == TA_ALLOW || r->action == TA_LANDLOCK);
+}
+
+/*
+ * Names of the public flags in set: "rw and unix"; with whole, a
+ * composite name stands for its bits ("stdio").
+ */
+static void
+flag_words(int set, int whole, const char *conj, char *buf, size_t len)
+{
+	const char *names[16];
+	int i, n = 0, left = set, f;
+
+	for (i = 0; i < tame_nflagnames && whole; i++) {
+		f = tame_flagnames[i].flag;
+		if ((f & (f - 1)) != 0 && (left & f) == f) {
+			names[n++] = tame_flagnames[i].name;
+			left &= ~f;
+		}
+	}
+	for (i = 0; i < tame_nflagnames && n < 16; i++) {
+		f = tame_flagnames[i].flag;
+		if ((f & (f - 1)) == 0 && (left & f) == f) {
+			names[n++] = tame_flagnames[i].name;
+			left &= ~f;
+		}
+	}
+	buf[0] = '\0';
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			strncat(buf, i == n - 1 ? conj : ", ",
+			    len - strlen(buf) - 1);
+		strncat(buf, names[i], len - strlen(buf) - 1);
+	}
+}
+
+/* A wrapped, comma-separated list of words; ends the sentence. */
+struct list {
+	int	col;
+	int	n;
+};
+
+static void
+list_begin(struct list *l, const char *label)
+{
+	printf("%s:", label);
+	l->col = (int)strlen(label) + 1;
+	l->n = 0;
+}
+
+static void
+list_add(struct list *l, const char *word, int star)
+{
+	int w = (int)strlen(word) + (star ? 1 : 0);
+
+	if (l->n > 0) {
+		putchar(',');
+		l->col++;
+	}
+	if (l->col + 1 + w + 1 > WRAP) {
+		putchar('\n');
+		l->col = 0;
+	} else {
+		putchar(' ');
+		l->col++;
+	}
+	printf("%s%s", word, star ? "*" : "");
+	l->col += w;
+	l->n++;
+}
+
+static void
+list_end(struct list *l)
+{
+	(void)l;
+	printf(".\n");
+}
+
+/* One list of a group's entry: the rows of one kind (and one .all). */
+static void
+print_kind(int group, enum kind kind, int all, const char *label)
+{
+	const struct tame_rule *r;
+	struct list l = { 0, 0 };
+	int i, j, seen, any = 0;
+
+	for (i = 0; i < tame_nrules; i++) {
+		r = &tame_rules[i];
+		if (!row_listed(r, group) || row_kind(r) != kind ||
+		    (kind == K_WITH && r->all != all))
+			continue;
+		for (seen = 0, j = 0; j < i && !seen; j++)
+			seen = tame_rules[j].nr == r->nr &&
+			    row_listed(&tame_rules[j], group) &&
+			    row_kind(&tame_rules[j]) == kind &&
+			    (kind != K_WITH || tame_rules[j].all == all);
+		if (seen)
+			continue;
+		if (!any++)
+			list_begin(&l, label);
+		list_add(&l, r->name, starred(r->nr, group));
+	}
+	if (any)
+		list_end(&l);
+}
+
+/* ".Pa a ," ".Pa b" "and" ".Pa c ." */
+static void
+print_paths(int group, int rights, const char *lead)
+{
+	int i, n = 0, k = 0;
+
+	for (i = 0; i < tame_nlpaths; i++)
+		if (tame_lpaths[i].flag == group &&
+		    tame_lpaths[i].rights == rights)
+			n++;
+	if (n == 0)
+		return;
+	printf("%s\n", lead);
+	for (i = 0; i < tame_nlpaths; i++) {
+		if (tame_lpaths[i].flag != group ||
+		    tame_lpaths[i].rights != rights)
+			continue;
+		k++;
+		if (k == n && n > 1)
+			printf("and\n");
+		printf(".Pa %s%s\n", tame_lpaths[i].path,
+		    k == n ? " ." : n > 2 ? " ," : "");
+	}
+}
+
+static void
+print_group(int group, int implies)
+{
+	char words[128];
+	int i, j, dup, lists = 0;
+
+	printf(".It Sy %s\n", flag_label(group));
+	if ((group & (group - 1)) != 0 && group < TAME__BASE) {
+		flag_words(group, 0, " and ", words, sizeof(words));
+		printf("Shorthand for %s.\n", words);
+		return;
+	}
+	if (group == TAME__ALWAYS)
+		printf("Kept under any flags, even by\n.Fn tame 0 .\n");
+	else if (group == TAME__BASE)
+		printf("Included in every nonzero set of flags.\n");
+	if (implies != 0) {
+		flag_words(implies, 1, " and ", words, sizeof(words));
+		printf("Implies %s.\n", words);
+	}
+
+	for (i = 0; i < tame_nrules; i++)
+		if (row_listed(&tame_rules[i], group))
+			lists++;
+	if (lists == 0)
+		printf("No system calls of its own.\n");
+	print_kind(group, K_ALLOW, 0, "Allows");
+	/* one list per distinct set of companion flags, in table order */
+	for (i = 0; i < tame_nrules; i++) {
+		const struct tame_rule *r = &tame_rules[i];
+		char label[160];
+
+		if (!row_listed(r, group) || row_kind(r) != K_WITH)
+			continue;
+		for (dup = 0, j = 0; j < i && !dup; j++)
+			dup = row_listed(&tame_rules[j], group) &&
+			    row_kind(&tame_rules[j]) == K_WITH &&
+			    tame_rules[j].all == r->all;
+		if (dup)
+			continue;
+		flag_words(r->all, 1, " and ", words, sizeof(words));
+		snprintf(label, sizeof(label), "Together with %s", words);
+		print_kind(group, K_WITH, r->all, label);
+	}
+	print_kind(group, K_LANDLOCK, 0, "Confined by Landlock");
+	print_kind(group, K_GATE, 0, "From within libtame only");
+	print_paths(group, TL_READ,
+	    "Through Landlock, opens for reading may reach");
+	print_paths(group, TL_FULL, "Through Landlock, files may be read, "
+	    "written, created and removed beneath");
+}
+
+static const char *
+ordinal(int arg)
+{
+	static const char *word[] = { "first", "second", "third", "fourth",
+	    "fifth", "sixth" };
+
+	return arg >= 0 && arg < 6 ? word[arg] : "some";
+}
+
+static void
+print_value(uint32_t v)
+{
+	if (v < 256)
+		printf("%u", v);
+	else
+		printf("0x%x", v);
+}
+
+/* "when the second argument is 0x5401 and ..." */
+static void
+print_conds(const struct tame_rule *r)
+{
+	const struct tame_cond *c;
+	int k, j;
+
+	for (k = 0; k < TAME_MAXCOND && r->cond[k].op != TC_END; k++) {
+		c = &r->cond[k];
+		printf(k == 0 ? ",\nwhen " : "\nand ");
+		switch (c->op) {
+		case TC_NULL:
+			printf("the %s argument is NULL", ordinal(c->arg));
+			continue;
+		case TC_NOTNULL:
+			printf("the %s argument is not NULL", ordinal(c->arg));
+			continue;
+		case TC_GATE:
+			printf("the call comes from libtame itself");
+			continue;
+		}
+		printf("the %s argument ", ordinal(c->arg));
+		if (c->mask != 0xffffffffu && c->nval == 1 &&
+		    c->val[0] == c->mask) {
+			printf("has bits 0x%x set", c->mask);
+			continue;
+		}
+		if (c->mask != 0xffffffffu && c->nval == 1 && c->val[0] == 0) {
+			printf("has bits 0x%x clear", c->mask);
+			continue;
+		}
+		if (c->mask != 0xffffffffu)
+			printf("masked with 0x%x ", c->mask);
+		printf("is ");
+		for (j = 0; j < c->nval; j++) {
+			if (j > 0)
+				printf(j == c->nval - 1 ? " or " : ", ");
+			print_value(c->val[j]);
+		}
+	}
+}
+
+/*
+ * A reason from the table as mdoc: one sentence a line, the first word
+ * capitalised when it is a plain word, and "name()" as .Fn.
+ */
+static void
+print_text(const char *s)
+{
+	const char *w, *end;
+	size_t len, id;
+	int bol = 1, first = 1;
+	char last = '\0';
+
+	for (w = s; *w != '\0'; w = end + strspn(end, " ")) {
+		len = strcspn(w, " ");
+		end = w + len;
+		id = strspn(w, "abcdefghijklmnopqrstuvwxyz0123456789_");
+		if (id > 0 && strncmp(w + id, "()", 2) == 0) {
+			/* raise(), abort(): self only */
+			if (!bol)
+				putchar('\n');
+			printf(".Fn %.*s", (int)id, w);
+			if (len > id + 2)
+				printf(" %.*s", (int)(len - id - 2), w + id + 2);
+			putchar('\n');
+			bol = 1;
+		} else {
+			if (!bol)
+				putchar(' ');
+			else if (*w == '.' || *w == '\'')
+				printf("\\&");
+			if (first && id == len && *w >= 'a' && *w <= 'z') {
+				putchar(*w - 'a' + 'A');
+				printf("%.*s", (int)len - 1, w + 1);
+			} else
+				printf("%.*s", (int)len, w);
+			bol = 0;
+			/* a new sentence starts on a new line */
+			if (w[len - 1] == '.' || w[len - 1] == '?' ||
+			    w[len - 1] == '!') {
+				putchar('\n');
+				bol = 1;
+			}
+		}
+		first = 0;
+		last = w[len - 1];
+	}
+	if (last != '.' && last != '?' && last != '!') {
+		if (bol)
+			printf("\\&");
+		putchar('.');
+		bol = 0;
+	}
+	if (!bol)
+		putchar('\n');
+}
+
+/* Who a row applies to: "With any nonzero flags", "With getpw or dnspath" */
+static void
+print_who(const struct tame_rule *r)
+{
+	char words[128];
+
+	if (r->any & TAME__ALWAYS)
+		printf("Always");
+	else if (r->any & TAME__BASE)
+		printf("With any nonzero flags");
+	else {
+		flag_words(r->any, 1, " or ", words, sizeof(words));
+		printf("With %s", words);
+	}
+	if (r->all != 0) {
+		flag_words(r->all, 1, " and ", words, sizeof(words));
+		printf(" together with %s", words);
+	}
+}
+
+/* One .It per row of the action, with who, when and why. */
+static void
+print_rows(int action)
+{
+	const struct tame_rule *r;
+	const char *e;
+	int i;
+
+	printf(".Bl -tag -width Ds\n");
+	for (i = 0; i < tame_nrules; i++) {
+		r = &tame_rules[i];
+		if (r->action != action)
+			continue;
+		printf(".It Fn %s", r->name);
+		if (action == TA_ERRNO) {
+			e = strerrorname_np(r->errnum);
+			if (e != NULL)
+				printf(" Pq Er %s", e);
+			else
+				printf(" Pq error %d", r->errnum);
+		}
+		printf("\n");
+		print_who(r);
+		print_conds(r);
+		printf(".\n");
+		print_text(r->why);
+	}
+	printf(".El\n");
+}
+
 static void
 print_mdoc(void)
 {
-	static const int groups[] = { TAME__ALWAYS, TAME__BASE, TAME_MALLOC,
-	    TAME_RW, TAME_RPATH, TAME_WPATH, TAME_CPATH, TAME_TMPPATH,
-	    TAME_INET, TAME_UNIX, TAME_DNSPATH, TAME_GETPW, TAME_CMSG,
-	    TAME_IOCTL, TAME_PROC };
-	const struct tame_rule *r;
-	size_t g;
-	int i, j, dup;
+	int i;
 
+	printf(".Ss System calls by flag\n"
+	    "Each entry lists the system calls, by their Linux names,\n"
+	    "that a flag adds to those of the flags it implies.\n"
+	    "An asterisk marks a call that is allowed only for some values\n"
+	    "of its arguments, as the flag descriptions above explain.\n"
+	    "Calls listed as confined by Landlock pass the filter and are\n"
+	    "then limited to the paths named in the entry\n"
+	    "(and to any path when the flag that grants them everywhere\n"
+	    "is held); elsewhere they fail with\n"
+	    ".Er EACCES .\n");
 	printf(".Bl -tag -width Ds\n");
-	for (g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {
-		printf(".It Sy %s\n", flag_label(groups[g]));
-		for (i = 0; i < tame_nrules; i++) {
-			r = &tame_rules[i];
-			if ((r->any & groups[g]) == 0 || r->action == TA_ERRNO ||
-			    r->action == TA_EMULATE)
-				continue;
-			for (dup = 0, j = 0; j < i; j++)
-				if (tame_rules[j].nr == r->nr &&
-				    (tame_rules[j].any & groups[g]) &&
-				    tame_rules[j].action == r->action)
-					dup = 1;
-			if (dup)
-				continue;
-			printf(".Fn %s%s\n", r->name, has_args(r) ||
-			    r->all ? " *" : "");
-		}
-		if (flag_rows(groups[g], TA_ALLOW) == 0 &&
-		    flag_rows(groups[g], TA_LANDLOCK) == 0)
-			printf("No calls of its own; see above.\n");
-	}
+	print_group(TAME__ALWAYS, 0);
+	print_group(TAME__BASE, 0);
+	for (i = 0; i < tame_nflagnames; i++)
+		print_group(tame_flagnames[i].flag, tame_flagnames[i].implies);
 	printf(".El\n");
+
+	printf(".Ss Soft denials\n"
+	    "These calls fail with the error shown instead of ending the\n"
+	    "process, because libc tries them and copes with the failure.\n"
+	    "A soft denial applies only where no flag held allows the call.\n");
+	print_rows(TA_ERRNO);
+
+	printf(".Ss Emulated calls\n"
+	    "The filter cannot decide these calls from their registers, so it\n"
+	    "traps them, and the\n"
+	    ".Dv SIGSYS\n"
+	    "handler in libtame makes the call itself if it is harmless,\n"
+	    "or reports a violation if not.\n"
+	    "A trap applies only where no flag held allows the call outright.\n");
+	print_rows(TA_EMULATE);
+
+	printf(".Ss Refused calls\n"
+	    "These calls are violations whatever the flags, even where a\n"
+	    "later entry would allow the same system call.\n");
+	print_rows(TA_DENY);
 }
