@@ -32,3 +32,10 @@ tests: all $(TEST_BINS)
 check: deps
 	@$(MAKE) --no-print-directory tests
 	@sh tests/run-tests.sh $(TEST_BINS)
+
+# The long comparison with libseccomp: 10^6 random tuples (about a minute).
+check-oracle: tests
+	TAME_ORACLE_TUPLES=1000000 $(B)/tests/t_oracle
+	$(B)/tests/t_cache
+
+.PHONY: tests check-oracle

@@ -1,0 +1,612 @@
+/*
+ * oracle.c: the policy table built through libseccomp's rule API, so the
+ * tests can hold lib/compile.c's program against an independent compiler
+ * on every (arch, nr, args, ip) they try.  Not part of libtame.
+ *
+ * The table is read row by row, exactly as compile.c and match.c read it;
+ * nothing of the policy is copied here.  What does need work is that
+ * libseccomp 2.5.4 does not mean what the table means when rules overlap.
+ * Found by experiment (rules on one syscall, exported BPF decoded and run
+ * through tame_bpf_run_raw):
+ *
+ *  - A rule without conditions beats every conditional rule of the same
+ *    syscall, whatever the order they were added in, silently.
+ *  - A rule whose comparisons are a prefix of another's (A0 == 1 against
+ *    A0 == 1 && A1 == 2) beats the longer one if added first, silently;
+ *    added second, seccomp_rule_add() fails with EEXIST.  Identical
+ *    comparisons with a different action also fail with EEXIST.
+ *  - Rules whose first comparisons differ but overlap (A0 & 0xf0 == 0x10
+ *    against A0 & 0x0f == 0x01) are tried in libseccomp's own sibling
+ *    order, not the order added: 0x11 got ALLOW both ways round.
+ *  - A rule that fails deeper down does fall back to the next sibling
+ *    (the generated code backtracks), so the rules of one syscall act as
+ *    a union, and where two match, libseccomp's order picks one.
+ *  - Two comparisons on one argument in one rule: EINVAL.
+ *  - A rule whose action is the default action: EACCES.
+ *  - SCMP_ACT_TRAP with data (our emulation trap): EINVAL.
+ *
+ * So the oracle never lets two rules with different actions overlap.
+ * The table's first-match meaning is rewritten into disjoint regions:
+ * row i keeps only the tuples no earlier row with a different action
+ * claims, and the fallback (the first unconditional row, or the
+ * violation) gets the complement of every row with another action.  A
+ * tuple in row i's region really is decided by a row with row i's
+ * action: the first row it matches has that action or it would have been
+ * subtracted.  Overlap between rules of one action is harmless under
+ * union semantics and is left alone.
+ *
+ * Regions are unions of cubes; a cube holds, for each argument, one
+ * block: (arg & m) == v on all 64 bits (m == 0: any value), or arg != 0.
+ * Every condition of the table is a union of blocks: TC_IN with mask m
+ * is one block per value with m's high word zero, which is how "the low
+ * 32 bits only" is said to libseccomp: SCMP_CMP_MASKED_EQ with the mask
+ * widened to 64 bits and its high half clear.  libseccomp 2.5.4 emits
+ * "ld hi; and 0; jeq 0" for that half, which holds for any high word
+ * (checked in its exported code; SCMP_A0_32(SCMP_CMP_EQ, ...) instead
+ * compares the high word with 0 and refuses a sign-extended int, as
+ * semantics.md warns).  TC_NULL is (arg & ~0) == 0, TC_NOTNULL is
+ * arg != 0 (SCMP_CMP_NE, all 64 bits).  Two conditions on one argument
+ * (clone: thread flags all set, namespace flags all clear) become one
+ * block by intersection: (m1 | m2, v1 | v2) when v1 and v2 agree where
+ * the masks overlap.  The complement of a block is a union of disjoint
+ * blocks, one per mask bit: agree with v above that bit, differ at it.
+ * Subtracting cube D from cube C walks the arguments in order and keeps,
+ * per argument, the part of C that leaves D there while agreeing with D
+ * on the arguments before: disjoint pieces, each one cube.  The only
+ * intersection that is not one block, arg != 0 with (arg & m) == 0, is
+ * split by the highest set bit into at most 64 blocks.
+ *
+ * The gate.  TC_GATE compares instruction_pointer, which libseccomp
+ * cannot load at all.  A context therefore describes one side of the
+ * gate: off the gate every row with TC_GATE is dropped (it cannot
+ * match), at the gate the condition is dropped (it always holds).  The
+ * comparison harness picks the side by ip == gate, so the oracle still
+ * has an opinion on every tuple; tests/t_oracle.c also checks the gate
+ * rows against tame_policy_match().
+ *
+ * The prologue.  Bad architecture: SCMP_FLTATR_ACT_BADARCH is
+ * KILL_PROCESS, as in compile.c.  x32: libseccomp adds its own check to
+ * an x86-64 filter, "nr >= 0x40000000 and nr != -1: bad arch", so nr -1
+ * alone reaches the default action where compile.c kills; see
+ * tame_oracle_excluded().
+ */
+#include <sys/mman.h>
+#include <sys/types.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <seccomp.h>
+
+#include "oracle.h"
+#include "policy.h"
+
+#define NARGS		6
+#define MAXSPLIT	64	/* blocks one intersection or complement makes */
+#define MAXROWS		64	/* applicable rows of one syscall */
+
+/* One argument's values: (arg & m) == v, or arg != 0. */
+struct blk {
+	uint64_t	 m, v;
+	int		 nz;
+};
+
+struct cube {
+	struct blk	 a[NARGS];
+};
+
+struct region {
+	struct cube	*c;
+	int		 n, cap;
+	int		 nomem;
+};
+
+struct row {
+	struct region	 r;
+	uint32_t	 act;
+};
+
+static int	oracle_nrules;
+
+static int
+blk_any(const struct blk *b)
+{
+	return !b->nz && b->m == 0;
+}
+
+static struct blk
+blk_eq(uint64_t m, uint64_t v)
+{
+	struct blk b = { m, v & m, 0 };
+
+	return b;
+}
+
+/* a and b, as disjoint blocks in out; returns how many. */
+static int
+blk_and(const struct blk *a, const struct blk *b, struct blk *out)
+{
+	const struct blk *nz, *o;
+	int bit, n = 0;
+
+	if (a->nz && b->nz) {
+		out[0] = *a;
+		return 1;
+	}
+	if (a->nz || b->nz) {
+		nz = a->nz ? a : b;
+		o = a->nz ? b : a;
+		if (o->m == 0) {
+			out[0] = *nz;
+			return 1;
+		}
+		if (o->v != 0) {	/* already excludes 0 */
+			out[0] = *o;
+			return 1;
+		}
+		/* arg != 0 and (arg & m) == 0: by highest set bit */
+		for (bit = 63; bit >= 0; bit--) {
+			uint64_t b1 = (uint64_t)1 << bit;
+
+			if (o->m & b1)
+				continue;
+			out[n++] = blk_eq(~(b1 - 1) | o->m, b1);
+		}
+		return n;
+	}
+	if ((a->v ^ b->v) & a->m & b->m)
+		return 0;
+	out[0] = blk_eq(a->m | b->m, a->v | b->v);
+	return 1;
+}
+
+/* Everything b is not, as disjoint blocks. */
+static int
+blk_not(const struct blk *b, struct blk *out)
+{
+	uint64_t above = 0, b1;
+	int bit, n = 0;
+
+	if (b->nz) {
+		out[0] = blk_eq(~(uint64_t)0, 0);
+		return 1;
+	}
+	for (bit = 63; bit >= 0; bit--) {
+		b1 = (uint64_t)1 << bit;
+		if (!(b->m & b1))
+			continue;
+		/* agrees with v above this bit, differs at it */
+		out[n++] = blk_eq(above | b1, (b->v & above) | (~b->v & b1));
+		above |= b1;
+	}
+	return n;
+}
+
+static void
+region_add(struct region *r, const struct cube *c)
+{
+	struct cube *nc;
+	int cap;
+
+	if (r->n == r->cap) {
+		cap = r->cap ? 2 * r->cap : 16;
+		if ((nc = realloc(r->c, cap * sizeof(*nc))) == NULL) {
+			r->nomem = 1;
+			return;
+		}
+		r->c = nc;
+		r->cap = cap;
+	}
+	r->c[r->n++] = *c;
+}
+
+static void
+region_free(struct region *r)
+{
+	free(r->c);
+	memset(r, 0, sizeof(*r));
+}
+
+static int
+cube_meets(const struct cube *c, const struct cube *d)
+{
+	struct blk tmp[MAXSPLIT];
+	int k;
+
+	for (k = 0; k < NARGS; k++)
+		if (blk_and(&c->a[k], &d->a[k], tmp) == 0)
+			return 0;
+	return 1;
+}
+
+/* Add to out the pieces of c, from argument k on, that d does not hold. */
+static void
+cube_sub_from(const struct cube *c, const struct cube *d, int k,
+    struct region *out)
+{
+	struct blk nd[MAXSPLIT], in[MAXSPLIT], piece[MAXSPLIT];
+	struct cube c2;
+	int i, j, nn, ni, np;
+
+	for (; k < NARGS && blk_any(&d->a[k]); k++)
+		;
+	if (k == NARGS)
+		return;			/* the rest lies inside d */
+	nn = blk_not(&d->a[k], nd);
+	for (i = 0; i < nn; i++) {
+		np = blk_and(&c->a[k], &nd[i], piece);
+		for (j = 0; j < np; j++) {
+			c2 = *c;
+			c2.a[k] = piece[j];
+			region_add(out, &c2);
+		}
+	}
+	ni = blk_and(&c->a[k], &d->a[k], in);
+	for (i = 0; i < ni; i++) {
+		c2 = *c;
+		c2.a[k] = in[i];
+		cube_sub_from(&c2, d, k + 1, out);
+	}
+}
+
+/* r minus every cube of s. */
+static void
+region_sub(struct region *r, const struct region *s)
+{
+	struct region out;
+	int i, j;
+
+	for (j = 0; j < s->n && r->n > 0; j++) {
+		memset(&out, 0, sizeof(out));
+		for (i = 0; i < r->n; i++) {
+			if (cube_meets(&r->c[i], &s->c[j]))
+				cube_sub_from(&r->c[i], &s->c[j], 0, &out);
+			else
+				region_add(&out, &r->c[i]);
+		}
+		out.nomem |= r->nomem;
+		region_free(r);
+		*r = out;
+	}
+}
+
+/* r restricted to argument k in one of the blocks b[0..nb-1]. */
+static void
+region_and(struct region *r, int k, const struct blk *b, int nb)
+{
+	struct region out;
+	struct blk piece[MAXSPLIT];
+	struct cube c2;
+	int i, j, l, np;
+
+	memset(&out, 0, sizeof(out));
+	for (i = 0; i < r->n; i++) {
+		for (j = 0; j < nb; j++) {
+			np = blk_and(&r->c[i].a[k], &b[j], piece);
+			for (l = 0; l < np; l++) {
+				c2 = r->c[i];
+				c2.a[k] = piece[l];
+				region_add(&out, &c2);
+			}
+		}
+	}
+	out.nomem |= r->nomem;
+	region_free(r);
+	*r = out;
+}
+
+static void
+region_all(struct region *r)
+{
+	struct cube any;
+
+	memset(r, 0, sizeof(*r));
+	memset(&any, 0, sizeof(any));
+	region_add(r, &any);
+}
+
+/*
+ * The tuples one row's conditions hold for, on one side of the gate.
+ * Values with bits outside the mask never match and are left out.
+ */
+static void
+row_region(const struct tame_rule *rule, int at_gate, struct region *r)
+{
+	const struct tame_cond *c;
+	struct blk b[TAME_MAXVAL];
+	int i, j, nb;
+
+	region_all(r);
+	for (i = 0; i < TAME_MAXCOND && rule->cond[i].op != TC_END; i++) {
+		c = &rule->cond[i];
+		nb = 0;
+		switch (c->op) {
+		case TC_IN:
+			for (j = 0; j < c->nval; j++)
+				if ((c->val[j] & ~c->mask) == 0)
+					b[nb++] = blk_eq(c->mask, c->val[j]);
+			break;
+		case TC_NULL:
+			b[nb++] = blk_eq(~(uint64_t)0, 0);
+			break;
+		case TC_NOTNULL:
+			b[nb].m = b[nb].v = 0;
+			b[nb++].nz = 1;
+			break;
+		case TC_GATE:
+			if (at_gate)
+				continue;
+			break;		/* nb == 0: never */
+		}
+		region_and(r, c->op == TC_GATE ? 0 : c->arg, b, nb);
+	}
+}
+
+static int
+region_is_all(const struct region *r)
+{
+	int k;
+
+	if (r->n != 1)
+		return 0;
+	for (k = 0; k < NARGS; k++)
+		if (!blk_any(&r->c[0].a[k]))
+			return 0;
+	return 1;
+}
+
+/* The violation action, as the table's semantics define it. */
+static uint32_t
+violation(int held)
+{
+	if ((held & ~TAME__ALWAYS) == 0)
+		return SECCOMP_RET_KILL_PROCESS;
+	return SECCOMP_RET_TRAP | TAME_TRAP_REPORT;
+}
+
+static uint32_t
+row_action(const struct tame_rule *r, int held, int landlock_ok)
+{
+	switch (r->action) {
+	case TA_ALLOW:
+		return SECCOMP_RET_ALLOW;
+	case TA_ERRNO:
+		return SECCOMP_RET_ERRNO | ((uint32_t)r->errnum & 0xffff);
+	case TA_EMULATE:
+		return SECCOMP_RET_TRAP | TAME_TRAP_EMULATE;
+	case TA_LANDLOCK:
+		return landlock_ok ? SECCOMP_RET_ALLOW :
+		    SECCOMP_RET_ERRNO | EACCES;
+	default:
+		return violation(held);
+	}
+}
+
+/* The libseccomp action for a seccomp return value. */
+static uint32_t
+scmp_action(uint32_t ret)
+{
+	if (ret == (SECCOMP_RET_TRAP | TAME_TRAP_EMULATE))
+		return TAME_ORACLE_EMULATE;
+	return ret;		/* SCMP_ACT_* are the kernel's values */
+}
+
+/* One libseccomp rule per cube. */
+static int
+emit_region(scmp_filter_ctx ctx, int nr, const struct region *r,
+    uint32_t act)
+{
+	struct scmp_arg_cmp cmp[NARGS];
+	const struct blk *b;
+	int i, k, n, rc;
+
+	if (r->nomem)
+		return -ENOMEM;
+	for (i = 0; i < r->n; i++) {
+		for (n = 0, k = 0; k < NARGS; k++) {
+			b = &r->c[i].a[k];
+			if (b->nz)
+				cmp[n++] = SCMP_CMP(k, SCMP_CMP_NE, 0);
+			else if (b->m == ~(uint64_t)0)
+				cmp[n++] = SCMP_CMP(k, SCMP_CMP_EQ, b->v);
+			else if (b->m != 0)
+				cmp[n++] = SCMP_CMP(k, SCMP_CMP_MASKED_EQ,
+				    b->m, b->v);
+		}
+		rc = seccomp_rule_add_exact_array(ctx, scmp_action(act), nr,
+		    n, cmp);
+		if (rc != 0)
+			return rc;
+		oracle_nrules++;
+	}
+	return 0;
+}
+
+/*
+ * All rules for one syscall.  Rows are read as compile.c and match.c
+ * read them: applicable rows in table order, up to the first one without
+ * conditions, whose action is the fallback.
+ */
+static int
+add_syscall(scmp_filter_ctx ctx, int nr, int held, int landlock_ok,
+    int at_gate)
+{
+	struct row rows[MAXROWS];
+	const struct tame_rule *t;
+	struct region fb;
+	uint32_t dflt = violation(held), fallback = dflt;
+	int i, j, n = 0, rc = 0;
+
+	for (i = 0; i < tame_nrules; i++) {
+		t = &tame_rules[i];
+		if (t->nr != nr || !tame_rule_applies(t, held))
+			continue;
+		if (n == MAXROWS) {
+			rc = -E2BIG;	/* never with this table */
+			break;
+		}
+		row_region(t, at_gate, &rows[n].r);
+		rows[n].act = row_action(t, held, landlock_ok);
+		if (region_is_all(&rows[n].r)) {
+			fallback = rows[n].act;
+			region_free(&rows[n].r);
+			break;
+		}
+		n++;
+	}
+
+	/* Row i: what no earlier row with another action claims. */
+	for (i = 0; i < n && rc == 0; i++) {
+		struct region eff;
+
+		if (rows[i].act == dflt)
+			continue;
+		memset(&eff, 0, sizeof(eff));
+		for (j = 0; j < rows[i].r.n; j++)
+			region_add(&eff, &rows[i].r.c[j]);
+		for (j = 0; j < i; j++)
+			if (rows[j].act != rows[i].act)
+				region_sub(&eff, &rows[j].r);
+		rc = emit_region(ctx, nr, &eff, rows[i].act);
+		region_free(&eff);
+	}
+
+	/* The fallback: whatever no row with another action holds. */
+	if (rc == 0 && fallback != dflt) {
+		region_all(&fb);
+		for (j = 0; j < n; j++)
+			if (rows[j].act != fallback)
+				region_sub(&fb, &rows[j].r);
+		rc = emit_region(ctx, nr, &fb, fallback);
+		region_free(&fb);
+	}
+	for (i = 0; i < n; i++)
+		region_free(&rows[i].r);
+	return rc;
+}
+
+static int
+first_row_of(int i)
+{
+	int j;
+
+	for (j = 0; j < i; j++)
+		if (tame_rules[j].nr == tame_rules[i].nr)
+			return 0;
+	return 1;
+}
+
+scmp_filter_ctx
+tame_oracle_ctx_side(int held, int landlock_ok, int at_gate)
+{
+	scmp_filter_ctx ctx;
+	int i;
+
+	oracle_nrules = 0;
+	if ((ctx = seccomp_init(violation(held))) == NULL)
+		return NULL;
+	/* What tame() asks of the kernel: whole process, foreign arch dies. */
+	if (seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH,
+	    SCMP_ACT_KILL_PROCESS) != 0 ||
+	    seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 1) != 0 ||
+	    seccomp_attr_set(ctx, SCMP_FLTATR_CTL_TSYNC, 1) != 0)
+		goto fail;
+	/*
+	 * A balanced tree on nr, like compile.c, halves the tests' time;
+	 * libseccomp's default linear layout was run through the same
+	 * comparison once and gave the same answers.
+	 */
+	if (seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2) != 0)
+		goto fail;
+	for (i = 0; i < tame_nrules; i++) {
+		if (!first_row_of(i))
+			continue;
+		if (add_syscall(ctx, tame_rules[i].nr, held, landlock_ok,
+		    at_gate) != 0)
+			goto fail;
+	}
+	return ctx;
+fail:
+	seccomp_release(ctx);
+	return NULL;
+}
+
+scmp_filter_ctx
+tame_oracle_ctx(int held, int landlock_ok, uint64_t gate)
+{
+	(void)gate;	/* libseccomp cannot compare instruction_pointer */
+	return tame_oracle_ctx_side(held, landlock_ok, 0);
+}
+
+/* seccomp_export_bpf() only writes to a descriptor: a memfd, read back. */
+static int
+export(scmp_filter_ctx ctx, struct sock_filter *buf, int max)
+{
+	off_t len;
+	ssize_t got;
+	int fd, i, n;
+
+	if ((fd = memfd_create("tame-oracle", MFD_CLOEXEC)) == -1)
+		return -1;
+	if (seccomp_export_bpf(ctx, fd) != 0 ||
+	    (len = lseek(fd, 0, SEEK_CUR)) == -1 ||
+	    len % sizeof(*buf) != 0 || len / sizeof(*buf) > (size_t)max) {
+		close(fd);
+		return -1;
+	}
+	got = pread(fd, buf, len, 0);
+	close(fd);
+	if (got != len)
+		return -1;
+	n = len / sizeof(*buf);
+	for (i = 0; i < n; i++)
+		if (buf[i].code == (BPF_RET | BPF_K) &&
+		    buf[i].k == TAME_ORACLE_EMULATE)
+			buf[i].k = SECCOMP_RET_TRAP | TAME_TRAP_EMULATE;
+	return n;
+}
+
+int
+tame_oracle_bpf_side(int held, int landlock_ok, int at_gate,
+    struct sock_filter *buf, int max)
+{
+	scmp_filter_ctx ctx;
+	int n;
+
+	if ((ctx = tame_oracle_ctx_side(held, landlock_ok, at_gate)) == NULL)
+		return -1;
+	n = export(ctx, buf, max);
+	seccomp_release(ctx);
+	return n;
+}
+
+int
+tame_oracle_bpf(int held, int landlock_ok, uint64_t gate,
+    struct sock_filter *buf, int max)
+{
+	(void)gate;
+	return tame_oracle_bpf_side(held, landlock_ok, 0, buf, max);
+}
+
+int
+tame_oracle_excluded(uint32_t arch, int nr)
+{
+#ifdef __x86_64__
+	return arch == AUDIT_ARCH_X86_64 && nr == -1;
+#else
+	(void)arch;
+	(void)nr;
+	return 0;
+#endif
+}
+
+int
+tame_oracle_nrules(void)
+{
+	return oracle_nrules;
+}

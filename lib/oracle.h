@@ -1,0 +1,64 @@
+/*
+ * oracle.h: the policy table built through libseccomp, as a second
+ * opinion on lib/compile.c.  Not part of libtame: only the tests link it,
+ * with libseccomp (pkg-config libseccomp, 2.5.4 or later).
+ */
+#ifndef TAME_ORACLE_H
+#define TAME_ORACLE_H
+
+#include <linux/filter.h>
+#include <stdint.h>
+
+#include <seccomp.h>
+
+/*
+ * libseccomp 2.5.4 refuses SCMP_ACT_TRAP with data, and the emulation
+ * trap is SECCOMP_RET_TRAP | TAME_TRAP_EMULATE.  Contexts carry this
+ * stand-in (an action nothing else in the table uses) where the table
+ * says TA_EMULATE; tame_oracle_bpf() turns each RET of it back into the
+ * real trap after export.  Only the returned value changes, never a
+ * jump: the decision is libseccomp's.
+ */
+#define TAME_ORACLE_EMULATE	SCMP_ACT_TRACE(0x7e31)
+
+/*
+ * A filter context for the expanded flags held, deciding every call as
+ * the first filter tame_compile() makes for them.  libseccomp cannot
+ * load seccomp_data.instruction_pointer, so one context cannot answer
+ * for every ip: this one answers for calls made anywhere but the gate
+ * (ip != gate; rows that need the gate never match).  gate is accepted
+ * for symmetry with tame_compile() and otherwise unused; use
+ * tame_oracle_ctx_side(..., 1) for calls made from the gate.  Returns
+ * NULL on failure.  Release with seccomp_release().
+ */
+scmp_filter_ctx	tame_oracle_ctx(int held, int landlock_ok, uint64_t gate);
+
+/*
+ * The same context for one side of the gate: at_gate 1 assumes every
+ * call comes from libtame's gate (TC_GATE conditions hold), 0 that none
+ * does.
+ */
+scmp_filter_ctx	tame_oracle_ctx_side(int held, int landlock_ok, int at_gate);
+
+/*
+ * Export the context's BPF into buf (at most max instructions), with the
+ * emulation stand-in replaced.  Returns the instruction count, or -1.
+ */
+int	tame_oracle_bpf(int held, int landlock_ok, uint64_t gate,
+	    struct sock_filter *buf, int max);
+int	tame_oracle_bpf_side(int held, int landlock_ok, int at_gate,
+	    struct sock_filter *buf, int max);
+
+/*
+ * Is this call one on which libseccomp's program is known to differ from
+ * the compiled one by design, not by policy?  The only such call is
+ * nr == -1 on the native x86-64 architecture: libseccomp's own x32 check
+ * lets it through to the default action, tame_compile() kills it with the
+ * rest of the x32 range.  Comparisons skip these tuples and count them.
+ */
+int	tame_oracle_excluded(uint32_t arch, int nr);
+
+/* How many libseccomp rules the last context built took (for reports). */
+int	tame_oracle_nrules(void);
+
+#endif /* TAME_ORACLE_H */

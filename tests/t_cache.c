@@ -1,0 +1,380 @@
+/*
+ * t_cache.c: the kernel's constant-action cache, replayed on the
+ * programs tame_compile() makes.  No filter is installed here.
+ *
+ * Since Linux 5.11, attaching a filter runs seccomp_cache_prepare(): for
+ * every syscall number of the native architecture (and of the compat
+ * one), with arch and nr fixed and nothing else known, it walks the
+ * program once in seccomp_is_const_allow().  The walk keeps one
+ * accumulator and understands only
+ *
+ *	BPF_LD|BPF_W|BPF_ABS	of seccomp_data.nr or .arch (any other
+ *				offset: the answer is not constant)
+ *	BPF_JMP|BPF_JA		pc += k
+ *	BPF_JMP|JEQ/JGT/JGE/JSET|BPF_K
+ *				taken on the known accumulator
+ *	BPF_ALU|BPF_AND|BPF_K	accumulator &= k
+ *	BPF_RET|BPF_K		the answer: cached iff k is exactly
+ *				SECCOMP_RET_ALLOW
+ *
+ * Any other instruction, or running off the end, means "not constant".
+ * A filter's bitmap starts as a copy of the previous filter's (all set
+ * for the first) and a number is walked only while its bit is still set,
+ * so a bit survives only if every filter in the stack allows the number
+ * constantly; only the newest bitmap is consulted at syscall entry.  A
+ * cached number skips every filter: that is the whole fast path.
+ *
+ * What the table promises, and this test checks for every flag set: a
+ * number whose answer is ALLOW whatever its arguments and instruction
+ * pointer (every applicable row up to the first one without conditions
+ * answers ALLOW, that one included) is cached, and, the other way round,
+ * no number whose answer could be anything else is cached.
+ */
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "compile.h"
+#include "harness.h"
+#include "oracle.h"
+#include "policy.h"
+
+#define GATE		0x00007f3a5c0012e5ULL
+#define MAXNR		1024
+
+static struct tame_prog	 prog[3];
+
+/* seccomp_is_const_allow(), on one (arch, nr). */
+static int
+const_allow(const struct sock_filter *f, int len, uint32_t arch, int nr)
+{
+	const struct sock_filter *in;
+	uint32_t a = 0;
+	int pc, res;
+
+	for (pc = 0; pc < len; pc++) {
+		in = &f[pc];
+		switch (in->code) {
+		case BPF_LD | BPF_W | BPF_ABS:
+			if (in->k == offsetof(struct seccomp_data, nr))
+				a = (uint32_t)nr;
+			else if (in->k == offsetof(struct seccomp_data, arch))
+				a = arch;
+			else
+				return 0;	/* an argument or the ip */
+			break;
+		case BPF_RET | BPF_K:
+			return in->k == SECCOMP_RET_ALLOW;
+		case BPF_JMP | BPF_JA:
+			pc += in->k;
+			break;
+		case BPF_JMP | BPF_JEQ | BPF_K:
+		case BPF_JMP | BPF_JGE | BPF_K:
+		case BPF_JMP | BPF_JGT | BPF_K:
+		case BPF_JMP | BPF_JSET | BPF_K:
+			switch (BPF_OP(in->code)) {
+			case BPF_JEQ:
+				res = a == in->k;
+				break;
+			case BPF_JGE:
+				res = a >= in->k;
+				break;
+			case BPF_JGT:
+				res = a > in->k;
+				break;
+			default:
+				res = (a & in->k) != 0;
+				break;
+			}
+			pc += res ? in->jt : in->jf;
+			break;
+		case BPF_ALU | BPF_AND | BPF_K:
+			a &= in->k;
+			break;
+		default:
+			return 0;
+		}
+	}
+	return 0;			/* ran off the end */
+}
+
+/* seccomp_cache_prepare_bitmap(): prev NULL for the first filter. */
+static void
+cache_prepare(const struct sock_filter *f, int len, uint32_t arch,
+    const unsigned char *prev, unsigned char *bits, int nbits)
+{
+	int nr;
+
+	for (nr = 0; nr < nbits; nr++) {
+		bits[nr] = prev ? prev[nr] : 1;
+		if (bits[nr] && !const_allow(f, len, arch, nr))
+			bits[nr] = 0;
+	}
+}
+
+/*
+ * Is nr ALLOW whatever its arguments and ip, under t?  The first row
+ * without conditions ends the search; a conditional row with another
+ * answer makes the answer depend on the arguments.
+ */
+static int
+table_const_allow(const struct tame_target *t, int nr)
+{
+	const struct tame_rule *r;
+	int i, allow;
+
+	for (i = 0; i < tame_nrules; i++) {
+		r = &tame_rules[i];
+		if (r->nr != nr || !tame_rule_applies(r, t->held))
+			continue;
+		allow = r->action == TA_ALLOW ||
+		    (r->action == TA_LANDLOCK && t->landlock_ok);
+		if (r->cond[0].op == TC_END || !allow)
+			return allow;
+	}
+	return 0;			/* a violation */
+}
+
+static int
+nbits(void)
+{
+	return tame_syscall_max() + 1;	/* the kernel's NR_syscalls */
+}
+
+/* Each distinct tame_expand() of 0..TAME_ALL. */
+static int
+distinct_helds(int *out)
+{
+	int f, h, i, n = 0;
+
+	for (f = 0; f <= TAME_ALL; f++) {
+		h = tame_expand(f);
+		for (i = 0; i < n && out[i] != h; i++)
+			;
+		if (i == n)
+			out[n++] = h;
+	}
+	return n;
+}
+
+/* ---- the replay itself, on programs with known answers ---- */
+
+START_TEST(test_replay_knows_the_kernel_rules)
+{
+	const uint32_t nr_off = offsetof(struct seccomp_data, nr);
+	const uint32_t arch_off = offsetof(struct seccomp_data, arch);
+	const uint32_t arg_off = offsetof(struct seccomp_data, args);
+	struct sock_filter eq[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, arch_off),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0xc000003e, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, nr_off),
+		BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xff),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 39, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x80, 0, 3),
+		BPF_STMT(BPF_JMP | BPF_JA, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_LOG),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, arg_off),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_filter offend[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, nr_off),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 1, 0, 1),
+		BPF_STMT(BPF_MISC | BPF_TAX, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	int n = sizeof(eq) / sizeof(eq[0]);
+
+	ck_assert(const_allow(eq, n, 0xc000003e, 39));
+	ck_assert(const_allow(eq, n, 0xc000003e, 39 + 256));	/* AND */
+	ck_assert(const_allow(eq, n, 0xc000003e, 0x80));	/* JSET, JA */
+	ck_assert(!const_allow(eq, n, 0xc000003e, 1));		/* arg load */
+	ck_assert(!const_allow(eq, n, 0x40000003, 39));		/* arch */
+	ck_assert(!const_allow(offend, 4, 0, 1));		/* TAX */
+	ck_assert(!const_allow(offend, 3, 0, 0));		/* off the end */
+}
+END_TEST
+
+/* ---- first filters ---- */
+
+static void
+check_first(const struct tame_target *t, unsigned char *bits,
+    char *why, size_t whylen)
+{
+	int nr, n = nbits(), exp;
+
+	ck_assert_int_eq(tame_compile(t, NULL, GATE, &prog[0]), 0);
+	cache_prepare(prog[0].insn, prog[0].len, tame_audit_arch(), NULL,
+	    bits, n);
+	for (nr = 0; nr < n; nr++) {
+		exp = table_const_allow(t, nr);
+		if (exp == bits[nr])
+			continue;
+		snprintf(why, whylen, "held %#x landlock %d: %s (%d) is %s",
+		    t->held, t->landlock_ok, tame_syscall_name(nr) ?
+		    tame_syscall_name(nr) : "?", nr, exp ?
+		    "always allowed but not cached" :
+		    "cached but not always allowed");
+		return;
+	}
+}
+
+START_TEST(test_first_filters)
+{
+	static int helds[TAME_ALL + 1];
+	static unsigned char bits[MAXNR], compat[MAXNR];
+	struct tame_target t;
+	char why[256] = "";
+	int nh, h, ll, nr, cached = 0, sets = 0;
+
+	nh = distinct_helds(helds);
+	for (h = 0; h < nh && why[0] == '\0'; h++) {
+		for (ll = 0; ll < 2 && why[0] == '\0'; ll++) {
+			t.held = helds[h];
+			t.landlock_ok = ll;
+			check_first(&t, bits, why, sizeof(why));
+			sets++;
+			for (nr = 0; nr < nbits(); nr++)
+				cached += bits[nr];
+#ifdef __x86_64__
+			/* i386 entry points die: nothing cached there */
+			cache_prepare(prog[0].insn, prog[0].len,
+			    AUDIT_ARCH_I386, NULL, compat, nbits());
+			for (nr = 0; nr < nbits() && why[0] == '\0'; nr++)
+				if (compat[nr])
+					snprintf(why, sizeof(why), "held %#x: "
+					    "i386 %d cached", t.held, nr);
+#endif
+		}
+	}
+	printf("cache, first filters: %d targets, %d cached numbers in all "
+	    "(%.1f per target)\n", sets, cached, (double)cached / sets);
+	fflush(stdout);
+	ck_assert_msg(why[0] == '\0', "%s", why);
+}
+END_TEST
+
+/*
+ * libseccomp's program for the same targets is cacheable on the same
+ * numbers: a check on the replay as much as on the compiler.
+ */
+START_TEST(test_oracle_agrees)
+{
+	static struct sock_filter f[TAME_MAXINSN];
+	static int helds[TAME_ALL + 1];
+	struct tame_target t;
+	int nh, h, n, nr;
+
+	nh = distinct_helds(helds);
+	for (h = 0; h < nh; h += 7) {
+		t.held = helds[h];
+		t.landlock_ok = h % 2;
+		ck_assert_int_eq(tame_compile(&t, NULL, GATE, &prog[0]), 0);
+		n = tame_oracle_bpf(t.held, t.landlock_ok, GATE, f,
+		    TAME_MAXINSN);
+		ck_assert_int_gt(n, 0);
+		for (nr = 0; nr < nbits(); nr++)
+			ck_assert_msg(const_allow(f, n, tame_audit_arch(), nr) ==
+			    const_allow(prog[0].insn, prog[0].len,
+			    tame_audit_arch(), nr),
+			    "held %#x: %s (%d) cached by one program only",
+			    t.held, tame_syscall_name(nr), nr);
+	}
+}
+END_TEST
+
+/* ---- delta filters ---- */
+
+static uint64_t rng_state = 0xcac4e5eedULL;
+
+static uint32_t
+rng(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return (uint32_t)((rng_state * 0x2545f4914f6cdd1dULL) >> 32);
+}
+
+/*
+ * A chain of tame() calls: a full first filter, then deltas.  After each
+ * call, a number always allowed under the new flags and under every
+ * earlier set in the chain must stay cached (the older filters still
+ * run, and a number one of them could refuse can never be cached), and
+ * nothing else may be.
+ */
+START_TEST(test_delta_filters)
+{
+	static unsigned char bits[3][MAXNR];
+	struct tame_target t[3];
+	char why[256] = "";
+	int i, j, k, nr, n = nbits(), exp, f, lost = 0, chains = 0;
+
+	for (i = 0; i < 1500 && why[0] == '\0'; i++) {
+		f = i < 13 ? TAME_ALL : (int)(rng() & TAME_ALL);
+		t[0].held = tame_expand(f);
+		t[0].landlock_ok = i < 13 ? 1 : (int)(rng() % 2);
+		for (j = 1; j < 3; j++) {
+			f = i < 13 && j == 1 ? TAME_ALL & ~(1 << i) :
+			    f & (int)rng() & (int)rng();
+			t[j].held = tame_expand(f);
+			t[j].landlock_ok = t[j - 1].landlock_ok &&
+			    (rng() % 4 != 0);
+		}
+		chains++;
+		for (j = 0; j < 3 && why[0] == '\0'; j++) {
+			ck_assert_int_eq(tame_compile(&t[j], j ? &t[j - 1] :
+			    NULL, GATE, &prog[j]), 0);
+			cache_prepare(prog[j].insn, prog[j].len,
+			    tame_audit_arch(), j ? bits[j - 1] : NULL,
+			    bits[j], n);
+			for (nr = 0; nr < n; nr++) {
+				for (exp = 1, k = 0; k <= j; k++)
+					exp &= table_const_allow(&t[k], nr);
+				if (!exp && table_const_allow(&t[j], nr))
+					lost++;	/* an older filter checks it */
+				if (exp == bits[j][nr])
+					continue;
+				snprintf(why, sizeof(why), "call %d of chain "
+				    "%#x/%d %#x/%d %#x/%d: %s (%d) is %s", j + 1,
+				    t[0].held, t[0].landlock_ok, t[1].held,
+				    t[1].landlock_ok, t[2].held,
+				    t[2].landlock_ok, tame_syscall_name(nr), nr,
+				    exp ? "always allowed but not cached" :
+				    "cached but not always allowed");
+				break;
+			}
+		}
+	}
+	printf("cache, deltas: %d chains of 3 tame() calls; %d times a number "
+	    "always allowed by the newest flags stayed uncached because an "
+	    "older filter checks its arguments\n", chains, lost);
+	fflush(stdout);
+	ck_assert_msg(why[0] == '\0', "%s", why);
+}
+END_TEST
+
+static Suite *
+cache_suite(void)
+{
+	Suite *s = suite_create("cache");
+	TCase *tc = tcase_create("cache");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_replay_knows_the_kernel_rules);
+	tcase_add_test(tc, test_first_filters);
+	tcase_add_test(tc, test_oracle_agrees);
+	tcase_add_test(tc, test_delta_filters);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+TAME_TEST_MAIN(cache_suite)
