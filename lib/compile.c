@@ -102,8 +102,8 @@ index_rows(void)
 	done = 1;
 }
 
-static uint32_t
-violation(int held)
+uint32_t
+tame_violation_ret(int held)
 {
 	/* With no flags there is no stderr to report on: die at once. */
 	if ((held & ~TAME__ALWAYS) == 0)
@@ -111,8 +111,8 @@ violation(int held)
 	return SECCOMP_RET_TRAP | TAME_TRAP_REPORT;
 }
 
-static uint32_t
-rule_ret(const struct tame_rule *r, const struct tame_target *t)
+uint32_t
+tame_rule_ret(const struct tame_rule *r, int held, int landlock_ok)
 {
 	switch (r->action) {
 	case TA_ERRNO:
@@ -120,11 +120,11 @@ rule_ret(const struct tame_rule *r, const struct tame_target *t)
 	case TA_EMULATE:
 		return SECCOMP_RET_TRAP | TAME_TRAP_EMULATE;
 	case TA_LANDLOCK:
-		if (!t->landlock_ok)
+		if (!landlock_ok)
 			return SECCOMP_RET_ERRNO | EACCES;
 		return SECCOMP_RET_ALLOW;
 	case TA_DENY:
-		return violation(t->held);
+		return tame_violation_ret(held);
 	default:
 		return SECCOMP_RET_ALLOW;
 	}
@@ -142,7 +142,7 @@ leaf_build(struct leaf *l, struct pool *pl, int nr,
 	const struct tame_rule *r;
 	int i;
 
-	l->fallback = violation(t->held);
+	l->fallback = tame_violation_ret(t->held);
 	l->first = (uint16_t)pl->len;
 	l->nrows = 0;
 	for (i = nr_first[nr]; i < nr_first[nr + 1]; i++) {
@@ -150,11 +150,12 @@ leaf_build(struct leaf *l, struct pool *pl, int nr,
 		if (!tame_rule_applies(r, t->held))
 			continue;
 		if (r->cond[0].op == TC_END) {
-			l->fallback = rule_ret(r, t);
+			l->fallback = tame_rule_ret(r, t->held, t->landlock_ok);
 			break;
 		}
 		pl->row[pl->len] = by_nr[i];
-		pl->ret[pl->len++] = rule_ret(r, t);
+		pl->ret[pl->len++] = tame_rule_ret(r, t->held,
+		    t->landlock_ok);
 		l->nrows++;
 	}
 	while (l->nrows > 0 && pl->ret[l->first + l->nrows - 1] == l->fallback) {

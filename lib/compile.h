@@ -31,6 +31,15 @@ int	tame_compile(const struct tame_target *next,
 	    const struct tame_target *prev, uint64_t gate,
 	    struct tame_prog *out);
 
+struct tame_rule;
+
+/*
+ * What a row means as a seccomp return value, and what a call no row
+ * allows gets: the one mapping the compiler, the oracle and the tests use.
+ */
+uint32_t tame_rule_ret(const struct tame_rule *, int held, int landlock_ok);
+uint32_t tame_violation_ret(int held);
+
 /* The action a compiled program returns for one call (a BPF run). */
 uint32_t tame_bpf_run(const struct tame_prog *, uint32_t arch, int nr,
 	    const uint64_t args[6], uint64_t ip);

@@ -83,6 +83,7 @@
 
 #include <seccomp.h>
 
+#include "compile.h"
 #include "oracle.h"
 #include "policy.h"
 
@@ -360,33 +361,6 @@ region_is_all(const struct region *r)
 	return 1;
 }
 
-/* The violation action, as the table's semantics define it. */
-static uint32_t
-violation(int held)
-{
-	if ((held & ~TAME__ALWAYS) == 0)
-		return SECCOMP_RET_KILL_PROCESS;
-	return SECCOMP_RET_TRAP | TAME_TRAP_REPORT;
-}
-
-static uint32_t
-row_action(const struct tame_rule *r, int held, int landlock_ok)
-{
-	switch (r->action) {
-	case TA_ALLOW:
-		return SECCOMP_RET_ALLOW;
-	case TA_ERRNO:
-		return SECCOMP_RET_ERRNO | ((uint32_t)r->errnum & 0xffff);
-	case TA_EMULATE:
-		return SECCOMP_RET_TRAP | TAME_TRAP_EMULATE;
-	case TA_LANDLOCK:
-		return landlock_ok ? SECCOMP_RET_ALLOW :
-		    SECCOMP_RET_ERRNO | EACCES;
-	default:
-		return violation(held);
-	}
-}
-
 /* The libseccomp action for a seccomp return value. */
 static uint32_t
 scmp_action(uint32_t ret)
@@ -439,7 +413,7 @@ add_syscall(scmp_filter_ctx ctx, int nr, int held, int landlock_ok,
 	struct row rows[MAXROWS];
 	const struct tame_rule *t;
 	struct region fb;
-	uint32_t dflt = violation(held), fallback = dflt;
+	uint32_t dflt = tame_violation_ret(held), fallback = dflt;
 	int i, j, n = 0, rc = 0;
 
 	for (i = 0; i < tame_nrules; i++) {
@@ -451,7 +425,7 @@ add_syscall(scmp_filter_ctx ctx, int nr, int held, int landlock_ok,
 			break;
 		}
 		row_region(t, at_gate, &rows[n].r);
-		rows[n].act = row_action(t, held, landlock_ok);
+		rows[n].act = tame_rule_ret(t, held, landlock_ok);
 		if (region_is_all(&rows[n].r)) {
 			fallback = rows[n].act;
 			region_free(&rows[n].r);
@@ -508,7 +482,7 @@ tame_oracle_ctx_side(int held, int landlock_ok, int at_gate)
 	int i;
 
 	oracle_nrules = 0;
-	if ((ctx = seccomp_init(violation(held))) == NULL)
+	if ((ctx = seccomp_init(tame_violation_ret(held))) == NULL)
 		return NULL;
 	/* What tame() asks of the kernel: whole process, foreign arch dies. */
 	if (seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH,
@@ -609,4 +583,19 @@ int
 tame_oracle_nrules(void)
 {
 	return oracle_nrules;
+}
+
+int
+tame_oracle_distinct_helds(int *out)
+{
+	int f, h, i, n = 0;
+
+	for (f = 0; f <= TAME_ALL; f++) {
+		h = tame_expand(f);
+		for (i = 0; i < n && out[i] != h; i++)
+			;
+		if (i == n)
+			out[n++] = h;
+	}
+	return n;
 }

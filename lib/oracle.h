@@ -61,4 +61,11 @@ int	tame_oracle_excluded(uint32_t arch, int nr);
 /* How many libseccomp rules the last context built took (for reports). */
 int	tame_oracle_nrules(void);
 
+/*
+ * Each distinct tame_expand() of the flag sets 0..TAME_ALL once, in flag
+ * order: the compiler only ever sees expanded sets.  out needs room for
+ * TAME_ALL + 1.  Returns how many.
+ */
+int	tame_oracle_distinct_helds(int *out);
+
 #endif /* TAME_ORACLE_H */

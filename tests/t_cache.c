@@ -147,22 +147,6 @@ nbits(void)
 	return tame_syscall_max() + 1;	/* the kernel's NR_syscalls */
 }
 
-/* Each distinct tame_expand() of 0..TAME_ALL. */
-static int
-distinct_helds(int *out)
-{
-	int f, h, i, n = 0;
-
-	for (f = 0; f <= TAME_ALL; f++) {
-		h = tame_expand(f);
-		for (i = 0; i < n && out[i] != h; i++)
-			;
-		if (i == n)
-			out[n++] = h;
-	}
-	return n;
-}
-
 /* ---- the replay itself, on programs with known answers ---- */
 
 START_TEST(test_replay_knows_the_kernel_rules)
@@ -235,7 +219,7 @@ START_TEST(test_first_filters)
 	char why[256] = "";
 	int nh, h, ll, nr, cached = 0, sets = 0;
 
-	nh = distinct_helds(helds);
+	nh = tame_oracle_distinct_helds(helds);
 	for (h = 0; h < nh && why[0] == '\0'; h++) {
 		for (ll = 0; ll < 2 && why[0] == '\0'; ll++) {
 			t.held = helds[h];
@@ -273,7 +257,7 @@ START_TEST(test_oracle_agrees)
 	struct tame_target t;
 	int nh, h, n, nr;
 
-	nh = distinct_helds(helds);
+	nh = tame_oracle_distinct_helds(helds);
 	for (h = 0; h < nh; h += 7) {
 		t.held = helds[h];
 		t.landlock_ok = h % 2;

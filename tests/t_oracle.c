@@ -72,34 +72,11 @@ static struct sock_filter obuf[2][TAME_MAXINSN];
 /* ---- what the table says, mapped to a seccomp return value ---- */
 
 static uint32_t
-violation(int held)
-{
-	if ((held & ~TAME__ALWAYS) == 0)
-		return SECCOMP_RET_KILL_PROCESS;
-	return SECCOMP_RET_TRAP | TAME_TRAP_REPORT;
-}
-
-static uint32_t
 row_ret(int row, int held, int landlock_ok)
 {
-	const struct tame_rule *r;
-
 	if (row < 0)
-		return violation(held);
-	r = &tame_rules[row];
-	switch (r->action) {
-	case TA_ALLOW:
-		return SECCOMP_RET_ALLOW;
-	case TA_ERRNO:
-		return SECCOMP_RET_ERRNO | (uint32_t)r->errnum;
-	case TA_EMULATE:
-		return SECCOMP_RET_TRAP | TAME_TRAP_EMULATE;
-	case TA_LANDLOCK:
-		return landlock_ok ? SECCOMP_RET_ALLOW :
-		    SECCOMP_RET_ERRNO | EACCES;
-	default:
-		return violation(held);
-	}
+		return tame_violation_ret(held);
+	return tame_rule_ret(&tame_rules[row], held, landlock_ok);
 }
 
 /* The third opinion: the prologue as specified, then first match. */
@@ -487,22 +464,6 @@ gate_tuples(struct tuples *ts, const struct tuples *from)
 	}
 }
 
-/* Each distinct tame_expand() of 0..TAME_ALL once, in flag order. */
-static int
-distinct_helds(int *out)
-{
-	int f, h, i, n = 0;
-
-	for (f = 0; f <= TAME_ALL; f++) {
-		h = tame_expand(f);
-		for (i = 0; i < n && out[i] != h; i++)
-			;
-		if (i == n)
-			out[n++] = h;
-	}
-	return n;
-}
-
 static void
 build_first(int held, int landlock_ok, struct tame_prog *p,
     struct sock_filter *const ob[2], int olen[2])
@@ -533,7 +494,7 @@ setup_tuples(void)
 	if (fixed.n == 0) {
 		fixed_tuples(&fixed);
 		gate_tuples(&gated, &fixed);
-		nhelds = distinct_helds(helds);
+		nhelds = tame_oracle_distinct_helds(helds);
 	}
 }
 
