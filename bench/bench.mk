@@ -1,0 +1,51 @@
+# Benchmarks: google-benchmark micro-benchmarks in C (bench/shim.cc is
+# the one C++ file), whole-command timings with hyperfine, and the
+# report in reports/.  Included by the top-level Makefile.
+#
+#	make bench		install what is missing, build, run, report
+#	make bench-build	only build build/bench/micro
+#
+# BENCH_ROUNDS=N (default 5) sets how many times each configuration's
+# process is run; bench/run.sh documents the rest.
+
+CXX		?= c++
+BENCH_CXXFLAGS	= -O2 -g -std=gnu++17 -Wall -Wextra
+BENCH_CFLAGS	= $(shell $(PKG_CONFIG) --cflags benchmark libseccomp 2>/dev/null)
+BENCH_LIBS	= $(shell $(PKG_CONFIG) --libs benchmark libseccomp 2>/dev/null) \
+		  -lpthread
+
+BENCH_SRCS	= bench/micro.c bench/config.c bench/latency.c
+BENCH_OBJS	= $(BENCH_SRCS:%.c=$(B)/%.o) $(B)/bench/shim.o
+
+# libseccomp's build of the same policy (lib/oracle.c), for comparison.
+BENCH_OBJS	+= $(B)/lib/oracle.o
+
+$(B)/bench/%.o: bench/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Ibench $(BENCH_CFLAGS) $(CFLAGS) \
+	    -c $< -o $@
+
+$(B)/bench/shim.o: bench/shim.cc bench/bench.h
+	@mkdir -p $(@D)
+	$(CXX) -Ibench $(BENCH_CFLAGS) $(BENCH_CXXFLAGS) -c bench/shim.cc -o $@
+
+$(B)/bench/micro: $(BENCH_OBJS) $(B)/libtame.a
+	$(CXX) $(LDFLAGS) -o $@ $(BENCH_OBJS) $(B)/libtame.a $(BENCH_LIBS)
+
+# cat-untamed with libtame linked in all the same (-u tame pulls tame()
+# and everything it needs from the archive) but never called: splits the
+# tamed cat's extra time into what the bigger binary costs at start-up
+# and what tame() costs.
+$(B)/bench/cat-linked: $(B)/ports/cat/cat.untamed.o $(B)/libtame.a
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -Wl,-u,tame -o $@ $(B)/ports/cat/cat.untamed.o \
+	    $(B)/libtame.a
+
+.PHONY: bench-build
+bench-build: $(B)/bench/micro $(B)/bench/cat-linked
+
+bench:
+	@sh .ci/deps.sh
+	@$(MAKE) --no-print-directory all bench-build
+	@B=$(B) sh bench/run.sh
+	@B=$(B) sh bench/report.sh

@@ -1,0 +1,162 @@
+/*
+ * config.c: the ways the benchmark process confines itself.
+ *
+ *	untamed		nothing: the baseline every ratio divides by
+ *	allow1		one RET ALLOW instruction: what seccomp costs at all
+ *	tame1		tame(BENCH_FLAGS) once
+ *	tame3		three narrowing tame() calls ending at BENCH_FLAGS;
+ *			every one keeps the benchmarked calls, so each
+ *			argument-checked call runs three filters
+ *	libseccomp	the same policy built by libseccomp (lib/oracle.c),
+ *			loaded with TSYNC as tame() loads its own
+ */
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+
+#include <err.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <seccomp.h>
+
+#include "gate.h"
+#include "oracle.h"
+#include "policy.h"
+#include "tame_int.h"
+
+#include "config.h"
+
+static const struct config	*chosen;
+
+int
+config_load_raw(struct sock_filter *insn, unsigned short len)
+{
+	struct sock_fprog fp = { .len = len, .filter = insn };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
+		return -1;
+	return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+	    SECCOMP_FILTER_FLAG_TSYNC, &fp) == 0 ? 0 : -1;
+}
+
+static int
+install_untamed(void)
+{
+	return 0;
+}
+
+static int
+install_allow1(void)
+{
+	struct sock_filter insn[] = {
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+
+	return config_load_raw(insn, 1);
+}
+
+static int
+install_tame1(void)
+{
+	return tame(BENCH_FLAGS);
+}
+
+static int
+install_tame3(void)
+{
+	/* each step drops flags the benchmarked calls do not need */
+	if (tame(BENCH_FLAGS | TAME_WPATH | TAME_CPATH | TAME_UNIX |
+	    TAME_PROC) == -1)
+		return -1;
+	if (tame(BENCH_FLAGS | TAME_WPATH | TAME_UNIX) == -1)
+		return -1;
+	return tame(BENCH_FLAGS);
+}
+
+static int
+install_libseccomp(void)
+{
+	scmp_filter_ctx ctx;
+	int held, r;
+
+	held = tame_expand(BENCH_FLAGS);
+	ctx = tame_oracle_ctx(held, !tame__landlock_needed(held),
+	    tame__gate_ip());
+	if (ctx == NULL) {
+		errno = ENOMEM;
+		return -1;
+	}
+	if ((r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_TSYNC, 1)) == 0)
+		r = seccomp_load(ctx);
+	seccomp_release(ctx);
+	if (r < 0) {
+		errno = -r;
+		return -1;
+	}
+	return 0;
+}
+
+static const struct config configs[] = {
+	{ "untamed", "no filter", install_untamed },
+	{ "allow1", "one RET ALLOW instruction", install_allow1 },
+	{ "tame1", "tame(STDIO|RPATH|INET|IOCTL)", install_tame1 },
+	{ "tame3", "tame(+WPATH|CPATH|UNIX|PROC), tame(+WPATH|UNIX), "
+	    "tame(STDIO|RPATH|INET|IOCTL)", install_tame3 },
+	{ "libseccomp", "tame_oracle_ctx(STDIO|RPATH|INET|IOCTL), "
+	    "seccomp_load", install_libseccomp },
+};
+
+#define NCONFIGS	(sizeof(configs) / sizeof(configs[0]))
+
+const struct config *
+config_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NCONFIGS; i++)
+		if (strcmp(configs[i].name, name) == 0)
+			return &configs[i];
+	return NULL;
+}
+
+void
+config_usage(void)
+{
+	size_t i;
+
+	for (i = 0; i < NCONFIGS; i++)
+		fprintf(stderr, "\t%-12s %s\n", configs[i].name,
+		    configs[i].what);
+}
+
+/* The names, one a line, in the order the report shows them. */
+void
+config_list(void)
+{
+	size_t i;
+
+	for (i = 0; i < NCONFIGS; i++)
+		printf("%s\n", configs[i].name);
+}
+
+void
+config_select(const struct config *c)
+{
+	chosen = c;
+}
+
+void
+config_ensure(void)
+{
+	static int done;
+
+	if (done || chosen == NULL)
+		return;
+	done = 1;
+	if (chosen->install() == -1)
+		err(1, "install %s", chosen->name);
+}

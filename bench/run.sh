@@ -1,0 +1,164 @@
+#!/bin/sh
+# run.sh: run every benchmark of `make bench`; raw results go to
+# reports/raw/ and bench/report.sh turns them into reports/latest.md.
+#
+# Micro-benchmarks: each configuration (bench/config.c) and the latency
+# set run in a process of their own, BENCH_ROUNDS times, the order of
+# the configurations rotating from round to round so that drift of the
+# machine does not always favour the same one.  The benchmark process
+# pins itself to one CPU (the last; BENCH_CPU=N or none to change).
+# Whole commands: hyperfine, in BENCH_HF_ROUNDS rounds whose command
+# order alternates, pinned to the same CPU with taskset.
+#
+# Environment: B (build dir), BENCH_ROUNDS (7), BENCH_REPS (5),
+# BENCH_MIN_TIME (0.1 s), BENCH_HF_ROUNDS (5), BENCH_CPU.
+set -e
+cd "$(dirname "$0")/.."
+B=${B:-build}
+ROUNDS=${BENCH_ROUNDS:-7}
+REPS=${BENCH_REPS:-5}
+MIN_TIME=${BENCH_MIN_TIME:-0.1}
+HF_ROUNDS=${BENCH_HF_ROUNDS:-5}
+CPU=${BENCH_CPU:-$(($(nproc) - 1))}
+RAW=reports/raw
+OUT=$B/bench/out
+DATA=$B/bench/data
+MICRO=$B/bench/micro
+
+rm -rf "$OUT" "$RAW"
+mkdir -p "$OUT" "$RAW" "$DATA"
+
+# Inputs: a 4 KiB file and a 100 MiB one, page cached by the warm-ups.
+make_file() {
+	[ -f "$1" ] && [ "$(stat -c %s "$1")" -eq "$2" ] && return 0
+	head -c "$2" /dev/urandom > "$1"
+}
+make_file "$DATA/small-4k" 4096
+make_file "$DATA/big-100m" 104857600
+SMALL=$DATA/small-4k
+BIG=$DATA/big-100m
+
+# The run's facts, for the report's header.
+{
+	printf '{"date":"%s",' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	printf '"nproc":%s,' "$(nproc)"
+	printf '"cpu":"%s",' "$(sed -n 's/^model name[^:]*: *//p' /proc/cpuinfo |
+	    head -n 1)"
+	printf '"mem_kib":%s,' "$(sed -n 's/^MemTotal: *\([0-9]*\).*/\1/p' \
+	    /proc/meminfo)"
+	printf '"kernel":"%s",' "$(uname -r)"
+	printf '"gcc":"%s",' "$(${CC:-cc} -dumpfullversion 2>/dev/null ||
+	    ${CC:-cc} -dumpversion)"
+	printf '"benchmark":"%s",' "$(pkg-config --modversion benchmark)"
+	printf '"libseccomp":"%s",' "$(pkg-config --modversion libseccomp)"
+	printf '"hyperfine":"%s",' "$(hyperfine --version | cut -d' ' -f2)"
+	printf '"bpf_jit_enable":"%s",' "$(cat /proc/sys/net/core/bpf_jit_enable \
+	    2>/dev/null)"
+	printf '"landlock_abi":%s,' "$($MICRO --landlock-abi \
+	    2>/dev/null || echo null)"
+	printf '"cpu_pinned":"%s","rounds":%s,"reps":%s,"min_time":%s,' \
+	    "$CPU" "$ROUNDS" "$REPS" "$MIN_TIME"
+	printf '"hf_rounds":%s,' "$HF_ROUNDS"
+	printf '"cat_block":%s,' "$(stat -L -c %o /dev/null)"
+	printf '"size_tame_cat":%s,"size_cat_untamed":%s,' \
+	    "$(stat -c %s "$B/ports/tame-cat")" \
+	    "$(stat -c %s "$B/ports/cat-untamed")"
+	printf '"loadavg_start":"%s"}\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
+} > "$OUT/machine.json"
+
+# --- micro-benchmarks -------------------------------------------------
+CONFIGS="$($MICRO --list) latency"
+n=$(echo $CONFIGS | wc -w)
+r=1
+while [ "$r" -le "$ROUNDS" ]; do
+	# rotate: round r starts at configuration r mod n
+	set -- $CONFIGS
+	i=0
+	while [ "$i" -lt $(((r - 1) % n)) ]; do
+		first=$1
+		shift
+		set -- "$@" "$first"
+		i=$((i + 1))
+	done
+	for c in "$@"; do
+		echo "bench: round $r/$ROUNDS: $c"
+		"$MICRO" --config="$c" --file="$SMALL" --cpu="$CPU" \
+		    --benchmark_repetitions="$REPS" \
+		    --benchmark_min_time="$MIN_TIME" \
+		    --benchmark_display_aggregates_only=true \
+		    --benchmark_out="$OUT/micro-$c-$r.json" \
+		    --benchmark_out_format=json \
+		    --benchmark_context=config="$c" \
+		    --benchmark_context=round="$r" \
+		    > "$OUT/micro-$c-$r.log" 2>&1 || {
+			cat "$OUT/micro-$c-$r.log" >&2
+			exit 1
+		}
+	done
+	r=$((r + 1))
+done
+
+# One file: per process (configuration and round) and benchmark, the
+# median (real and CPU time) and cv of its repetitions and every repetition's time (for the
+# latency set, every forked sample), plus google-benchmark's context.
+jq -c -s 'def r1: . * 10 | floor / 10;
+    map({config: .context.config, round: (.context.round | tonumber),
+    context: (.context | del(.caches)),
+    results: (.benchmarks | group_by(.run_name) | map({
+	name: (.[0].run_name | sub("/iterations:.*$"; "")),
+	unit: .[0].time_unit,
+	median: ([.[] | select(.aggregate_name == "median") |
+	    .real_time | r1][0]),
+	cpu_median: ([.[] | select(.aggregate_name == "median") |
+	    .cpu_time | r1][0]),
+	cv: ([.[] | select(.aggregate_name == "cv") | .real_time][0]),
+	samples: [.[] | select(.run_type == "iteration") | .real_time | r1],
+	insns: .[0].insns, optimize: .[0].optimize,
+	error: ([.[] | .error_message // empty][0])}
+	| with_entries(select(.value != null))))})' \
+    "$OUT"/micro-*.json > "$RAW/micro.json"
+
+# --- whole commands ---------------------------------------------------
+# hf NAME RUNS LABEL1 CMD1 LABEL2 CMD2: BENCH_HF_ROUNDS rounds, the order
+# of the two commands alternating.
+hf() {
+	name=$1 runs=$2 l1=$3 c1=$4 l2=$5 c2=$6
+	k=1
+	while [ "$k" -le "$HF_ROUNDS" ]; do
+		echo "bench: hyperfine $name round $k/$HF_ROUNDS"
+		if [ $((k % 2)) -eq 1 ]; then
+			set -- -n "$l1" "$c1" -n "$l2" "$c2"
+		else
+			set -- -n "$l2" "$c2" -n "$l1" "$c1"
+		fi
+		taskset -c "$CPU" hyperfine -N --warmup 3 --runs "$runs" \
+		    --style basic --export-json "$RAW/hf-$name-$k.json" "$@" \
+		    > "$OUT/hf-$name-$k.log" 2>&1 || {
+			cat "$OUT/hf-$name-$k.log" >&2
+			exit 1
+		}
+		k=$((k + 1))
+	done
+}
+
+hf cat-4k 300 cat-untamed "$B/ports/cat-untamed $SMALL" \
+    tame-cat "$B/ports/tame-cat $SMALL"
+hf link-4k 300 cat-untamed "$B/ports/cat-untamed $SMALL" \
+    cat-linked "$B/bench/cat-linked $SMALL"
+hf cat-100m 20 cat-untamed "$B/ports/cat-untamed $BIG" \
+    tame-cat "$B/ports/tame-cat $BIG"
+hf tame-exec-4k 300 /bin/cat "/bin/cat $SMALL" \
+    tame-exec "$B/tame-exec -f stdio,rpath -- /bin/cat $SMALL"
+
+# How large a block tame-cat really reads with hyperfine's /dev/null as
+# its output, for the report.
+strace -o "$OUT/cat-blocks.trace" -e trace=read \
+    "$B/ports/tame-cat" "$BIG" > /dev/null 2>&1 || true
+sed -n 's/^read(3, .*, \([0-9]*\)) = .*/\1/p' "$OUT/cat-blocks.trace" |
+    sort | uniq -c | sort -rn | head -n 1 |
+    awk '{ printf "{\"cat_read_size\":%s}\n", $2 }' > "$OUT/blocks.json"
+printf '{"loadavg_end":"%s"}\n' "$(cut -d' ' -f1-3 /proc/loadavg)" \
+    > "$OUT/end.json"
+jq -s add "$OUT/machine.json" "$OUT/blocks.json" "$OUT/end.json" \
+    > "$RAW/machine.json"
+echo "bench: raw results in $RAW/"
