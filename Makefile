@@ -68,8 +68,31 @@ $(B)/libtame.so.$(VERSION): $(LIB_OBJS) lib/libtame.map
 	ln -sf $(SONAME) $(B)/libtame.so
 
 # tame-exec is static: one small extra exec, no loader work of its own.
+# Built against musl where musl-gcc exists: a static glibc binary costs
+# about 0.5 ms more to start here, more than everything else tame-exec
+# adds.  musl needs the kernel's headers alone on its include path.
+MUSL_CC		?= $(shell command -v musl-gcc 2>/dev/null)
+EXEC_SRCS	= lib/tame-exec.c lib/flags.c lib/landlock.c lib/compile.c \
+		  lib/match.c lib/policy.c lib/sysnames.c lib/gate.c
+ifneq ($(MUSL_CC),)
+EXEC_OBJS	= $(EXEC_SRCS:lib/%.c=$(B)/musl/%.o)
+
+$(B)/musl/kernel-headers:
+	@mkdir -p $@
+	ln -sfn /usr/include/linux $@/linux
+	ln -sfn /usr/include/asm-generic $@/asm-generic
+	ln -sfn $$($(CC) -print-multiarch | sed 's|^|/usr/include/|')/asm $@/asm
+
+$(B)/musl/%.o: lib/%.c $(B)/sysnames.h | $(B)/musl/kernel-headers
+	$(MUSL_CC) $(CPPFLAGS) -isystem $(B)/musl/kernel-headers $(CFLAGS) \
+	    -c $< -o $@
+
+$(B)/tame-exec: $(EXEC_OBJS)
+	$(MUSL_CC) -static $(LDFLAGS) -o $@ $(EXEC_OBJS)
+else
 $(B)/tame-exec: $(B)/lib/tame-exec.o $(B)/libtame.a
 	$(CC) -static $(LDFLAGS) -o $@ $(B)/lib/tame-exec.o $(B)/libtame.a
+endif
 
 $(B)/libtame-preload.so: $(B)/lib/preload.o $(B)/libtame.a
 	$(CC) -shared $(LDFLAGS) -o $@ $(B)/lib/preload.o $(B)/libtame.a
