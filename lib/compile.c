@@ -297,9 +297,139 @@ struct range {
 };
 
 /*
- * Emit the search over ranges [a, b].  Right subtrees follow left ones;
- * when a left subtree is too long for an 8-bit jump, a JA (32-bit offset)
- * hops over it, which the kernel's cache analysis follows as well.
+ * Inside a chunk (a subtree short enough for 8-bit jumps), a constant
+ * leaf takes no instruction of its own: the JGE that reaches it jumps to
+ * one RET per distinct constant, placed after the chunk.  That saves
+ * about a third of the program, and attach time with it.
+ */
+
+struct patch {
+	int		 at;		/* the JGE */
+	int		 jt;		/* its jt (else its jf) */
+	uint32_t	 ret;
+};
+
+static struct patch	 patches[MAXNR];
+static int		 npatches;
+
+static int
+is_constant(const struct leaf *l)
+{
+	return l->nrows == 0;
+}
+
+static int
+leaf_len(const struct emitter *e, const struct leaf *l)
+{
+	const struct tame_rule *r;
+	int i, k, len = 1;
+
+	for (i = l->first; i < l->first + l->nrows; i++) {
+		r = &tame_rules[e->pool->row[i]];
+		for (len++, k = 0; k < TAME_MAXCOND && r->cond[k].op; k++)
+			len += cond_len(&r->cond[k]);
+	}
+	return len;
+}
+
+/* Instructions of the subtree [a, b] inside a chunk. */
+static int
+chunk_len(const struct emitter *e, const struct range *rg, int a, int b,
+    const struct leaf *leaves)
+{
+	int mid;
+
+	if (a == b)
+		return is_constant(&leaves[rg[a].lo]) ? 0 :
+		    leaf_len(e, &leaves[rg[a].lo]);
+	mid = (a + b + 1) / 2;
+	return 1 + chunk_len(e, rg, a, mid - 1, leaves) +
+	    chunk_len(e, rg, mid, b, leaves);
+}
+
+/* The RETs a chunk over [a, b] appends: one per distinct constant. */
+static int
+chunk_rets(const struct range *rg, int a, int b, const struct leaf *leaves)
+{
+	uint32_t seen[MAXNR];
+	int i, j, n = 0;
+
+	for (i = a; i <= b; i++) {
+		if (!is_constant(&leaves[rg[i].lo]))
+			continue;
+		for (j = 0; j < n && seen[j] != leaves[rg[i].lo].fallback; j++)
+			;
+		if (j == n)
+			seen[n++] = leaves[rg[i].lo].fallback;
+	}
+	return n;
+}
+
+static void
+chunk_child(struct emitter *e, const struct range *rg, int a, int b,
+    const struct leaf *leaves, int at, int jt)
+{
+	const struct leaf *l = &leaves[rg[a].lo];
+
+	if (a == b && is_constant(l)) {
+		patches[npatches].at = at;
+		patches[npatches].jt = jt;
+		patches[npatches++].ret = l->fallback;
+		return;
+	}
+	if (jt)
+		e->p->insn[at].jt = (uint8_t)(e->p->len - at - 1);
+	if (a == b) {
+		emit_leaf(e, l);
+		return;
+	}
+	{
+		int mid = (a + b + 1) / 2, node = e->p->len;
+
+		emit(e, BPF_JMP | BPF_JGE | BPF_K, (uint32_t)rg[mid].lo, 0, 0);
+		chunk_child(e, rg, a, mid - 1, leaves, node, 0);
+		chunk_child(e, rg, mid, b, leaves, node, 1);
+	}
+}
+
+static void
+emit_chunk(struct emitter *e, const struct range *rg, int a, int b,
+    const struct leaf *leaves)
+{
+	struct tame_prog *p = e->p;
+	int i, j, off, pos, mid = (a + b + 1) / 2, node = p->len;
+
+	npatches = 0;
+	emit(e, BPF_JMP | BPF_JGE | BPF_K, (uint32_t)rg[mid].lo, 0, 0);
+	chunk_child(e, rg, a, mid - 1, leaves, node, 0);
+	chunk_child(e, rg, mid, b, leaves, node, 1);
+	for (i = 0; i < npatches && !e->overflow; i++) {
+		if (patches[i].at < 0)
+			continue;	/* its RET is placed already */
+		pos = p->len;
+		emit_ret(e, patches[i].ret);
+		for (j = i; j < npatches; j++) {
+			if (patches[j].at < 0 || patches[j].ret != patches[i].ret)
+				continue;
+			off = pos - patches[j].at - 1;
+			if (off > 255) {
+				e->overflow = 1;
+				return;
+			}
+			if (patches[j].jt)
+				p->insn[patches[j].at].jt = (uint8_t)off;
+			else
+				p->insn[patches[j].at].jf = (uint8_t)off;
+			patches[j].at = -1;
+		}
+	}
+}
+
+/*
+ * Emit the search over ranges [a, b]: a chunk when it is short enough,
+ * else a JGE whose right subtree follows the left one; when the left is
+ * too long for an 8-bit jump, a JA (32-bit offset) hops over it, which
+ * the kernel's cache analysis follows as well.
  */
 static void
 emit_tree(struct emitter *e, const struct range *rg, int a, int b,
@@ -312,6 +442,11 @@ emit_tree(struct emitter *e, const struct range *rg, int a, int b,
 		return;
 	if (a == b) {
 		emit_leaf(e, &leaves[rg[a].lo]);
+		return;
+	}
+	if (chunk_len(e, rg, a, b, leaves) + chunk_rets(rg, a, b, leaves) <=
+	    255) {
+		emit_chunk(e, rg, a, b, leaves);
 		return;
 	}
 	mid = (a + b + 1) / 2;
