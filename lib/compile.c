@@ -42,8 +42,8 @@
 #error "libtame knows x86-64 and aarch64"
 #endif
 
-#define MAXNR		1024		/* above every native syscall */
-#define MAXRULES	1024		/* rows in the table */
+#define MAXNR		512		/* above every native syscall */
+#define MAXRULES	512		/* rows in the table */
 
 #define OFF_NR		offsetof(struct seccomp_data, nr)
 #define OFF_ARCH	offsetof(struct seccomp_data, arch)
@@ -85,7 +85,8 @@ static void
 index_rows(void)
 {
 	static int done;
-	int count[MAXNR + 1] = { 0 }, i, nr;
+	uint16_t count[MAXNR + 1] = { 0 };
+	int i, nr;
 
 	if (done)
 		return;
@@ -293,7 +294,7 @@ emit_leaf(struct emitter *e, const struct leaf *l)
 }
 
 struct range {
-	int	lo, hi;		/* inclusive */
+	uint16_t lo, hi;	/* inclusive */
 };
 
 /*
@@ -347,11 +348,15 @@ chunk_len(const struct emitter *e, const struct range *rg, int a, int b,
 	    chunk_len(e, rg, mid, b, leaves);
 }
 
-/* The RETs a chunk over [a, b] appends: one per distinct constant. */
+/*
+ * The RETs a chunk over [a, b] appends: one per distinct constant.  More
+ * than a handful never happens; if it did, the answer is "too many" and
+ * the subtree is split instead.
+ */
 static int
 chunk_rets(const struct range *rg, int a, int b, const struct leaf *leaves)
 {
-	uint32_t seen[MAXNR];
+	uint32_t seen[16];
 	int i, j, n = 0;
 
 	for (i = a; i <= b; i++) {
@@ -359,8 +364,11 @@ chunk_rets(const struct range *rg, int a, int b, const struct leaf *leaves)
 			continue;
 		for (j = 0; j < n && seen[j] != leaves[rg[i].lo].fallback; j++)
 			;
-		if (j == n)
-			seen[n++] = leaves[rg[i].lo].fallback;
+		if (j < n)
+			continue;
+		if (n == 16)
+			return 256;
+		seen[n++] = leaves[rg[i].lo].fallback;
 	}
 	return n;
 }
@@ -488,10 +496,12 @@ tame_compile(const struct tame_target *next, const struct tame_target *prev,
 	struct emitter e = { out, &next_pool, gate, 0 };
 	int nr, n, nranges = 0;
 
-	index_rows();
 	n = tame_syscall_max() + 2;	/* the last range: every higher number */
-	if (n > MAXNR)
-		n = MAXNR;
+	if (n > MAXNR || tame_nrules > MAXRULES) {
+		errno = E2BIG;		/* raise MAXNR or MAXRULES */
+		return -1;
+	}
+	index_rows();
 	next_pool.len = prev_pool.len = 0;
 	for (nr = 0; nr < n; nr++) {
 		leaf_build(&next_leaves[nr], &next_pool, nr, next);
@@ -508,10 +518,10 @@ tame_compile(const struct tame_target *next, const struct tame_target *prev,
 	for (nr = 0; nr < n; nr++) {
 		if (nranges > 0 && leaf_same_constant(&next_leaves[nr],
 		    &next_leaves[rg[nranges - 1].lo])) {
-			rg[nranges - 1].hi = nr;
+			rg[nranges - 1].hi = (uint16_t)nr;
 			continue;
 		}
-		rg[nranges].lo = rg[nranges].hi = nr;
+		rg[nranges].lo = rg[nranges].hi = (uint16_t)nr;
 		nranges++;
 	}
 

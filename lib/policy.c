@@ -28,10 +28,11 @@
 
 #define SYS(n)		.nr = __NR_##n, .name = #n
 #define NV(...)		(sizeof((uint32_t[]){ __VA_ARGS__ }) / sizeof(uint32_t))
-#define IN(a, m, ...)	{ TC_IN, a, NV(__VA_ARGS__), m, { __VA_ARGS__ } }
-#define ISNULL(a)	{ TC_NULL, a, 0, 0, { 0 } }
-#define NOTNULL(a)	{ TC_NOTNULL, a, 0, 0, { 0 } }
-#define FROM_LIBTAME	{ TC_GATE, 0, 0, 0, { 0 } }
+#define IN(a, m, ...)	{ TC_IN, a, NV(__VA_ARGS__), m, \
+			  (const uint32_t[]){ __VA_ARGS__ } }
+#define ISNULL(a)	{ TC_NULL, a, 0, 0, NULL }
+#define NOTNULL(a)	{ TC_NOTNULL, a, 0, 0, NULL }
+#define FROM_LIBTAME	{ TC_GATE, 0, 0, 0, NULL }
 #define ALL32		0xffffffffu
 
 /* Flag groups used by rows. */

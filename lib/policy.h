@@ -39,15 +39,19 @@ enum tame_op {
 	TC_GATE,		/* made from libtame's own syscall instruction */
 };
 
-#define TAME_MAXVAL	12
+#define TAME_MAXVAL	12		/* values one compare may list */
 #define TAME_MAXCOND	3
 
+/*
+ * Kept small on purpose: tame() reads the whole table in a fresh process,
+ * and every cache line of it is a miss there.
+ */
 struct tame_cond {
 	uint8_t		 op;
 	uint8_t		 arg;		/* 0 to 5 */
 	uint8_t		 nval;
 	uint32_t	 mask;
-	uint32_t	 val[TAME_MAXVAL];
+	const uint32_t	*val;		/* nval values */
 };
 
 struct tame_rule {
