@@ -298,6 +298,34 @@ struct range {
 };
 
 /*
+ * Where to split the ranges [a, b]: where half the syscall numbers they
+ * cover lie on each side, not half the ranges.  Attach time is the
+ * kernel walking the program once per syscall number (the cache
+ * analysis), so a wide range of refused numbers belongs near the root.
+ * weight[i] is how many numbers ranges 0..i-1 cover.
+ */
+static uint16_t		 weight[MAXNR + 1];
+
+static int
+split(int a, int b)
+{
+	int lo = a + 1, hi = b, mid, half;
+
+	half = (weight[a] + weight[b + 1] + 1) / 2;
+	while (lo < hi) {		/* first mid with weight[mid] >= half */
+		mid = (lo + hi) / 2;
+		if (weight[mid] < half)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* the boundary just below may balance better */
+	if (lo > a + 1 && half - weight[lo - 1] < weight[lo] - half)
+		lo--;
+	return lo;
+}
+
+/*
  * Inside a chunk (a subtree short enough for 8-bit jumps), a constant
  * leaf takes no instruction of its own: the JGE that reaches it jumps to
  * one RET per distinct constant, placed after the chunk.  That saves
@@ -343,7 +371,7 @@ chunk_len(const struct emitter *e, const struct range *rg, int a, int b,
 	if (a == b)
 		return is_constant(&leaves[rg[a].lo]) ? 0 :
 		    leaf_len(e, &leaves[rg[a].lo]);
-	mid = (a + b + 1) / 2;
+	mid = split(a, b);
 	return 1 + chunk_len(e, rg, a, mid - 1, leaves) +
 	    chunk_len(e, rg, mid, b, leaves);
 }
@@ -392,7 +420,7 @@ chunk_child(struct emitter *e, const struct range *rg, int a, int b,
 		return;
 	}
 	{
-		int mid = (a + b + 1) / 2, node = e->p->len;
+		int mid = split(a, b), node = e->p->len;
 
 		emit(e, BPF_JMP | BPF_JGE | BPF_K, (uint32_t)rg[mid].lo, 0, 0);
 		chunk_child(e, rg, a, mid - 1, leaves, node, 0);
@@ -405,7 +433,7 @@ emit_chunk(struct emitter *e, const struct range *rg, int a, int b,
     const struct leaf *leaves)
 {
 	struct tame_prog *p = e->p;
-	int i, j, off, pos, mid = (a + b + 1) / 2, node = p->len;
+	int i, j, off, pos, mid = split(a, b), node = p->len;
 
 	npatches = 0;
 	emit(e, BPF_JMP | BPF_JGE | BPF_K, (uint32_t)rg[mid].lo, 0, 0);
@@ -457,7 +485,7 @@ emit_tree(struct emitter *e, const struct range *rg, int a, int b,
 		emit_chunk(e, rg, a, b, leaves);
 		return;
 	}
-	mid = (a + b + 1) / 2;
+	mid = split(a, b);
 	at = p->len;
 	emit(e, BPF_JMP | BPF_JGE | BPF_K, (uint32_t)rg[mid].lo, 0, 0);
 	emit_tree(e, rg, a, mid - 1, leaves);
@@ -494,7 +522,7 @@ tame_compile(const struct tame_target *next, const struct tame_target *prev,
 {
 	static struct range rg[MAXNR];
 	struct emitter e = { out, &next_pool, gate, 0 };
-	int nr, n, nranges = 0;
+	int i, nr, n, nranges = 0;
 
 	n = tame_syscall_max() + 2;	/* the last range: every higher number */
 	if (n > MAXNR || tame_nrules > MAXRULES) {
@@ -524,6 +552,8 @@ tame_compile(const struct tame_target *next, const struct tame_target *prev,
 		rg[nranges].lo = rg[nranges].hi = (uint16_t)nr;
 		nranges++;
 	}
+	for (weight[0] = 0, i = 0; i < nranges; i++)
+		weight[i + 1] = weight[i] + rg[i].hi - rg[i].lo + 1;
 
 	out->len = 0;
 	emit_load(&e, OFF_ARCH);
