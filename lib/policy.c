@@ -217,6 +217,8 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(mremap), MALLOC, .why = WHY_MEM },
 	{ SYS(madvise), MALLOC, .why = WHY_MEM },
 	{ SYS(getrandom), MALLOC, .why = "malloc seeds its tcache key" },
+	{ SYS(msync), MALLOC, .why = WHY_MEM },
+	{ SYS(mincore), MALLOC, .why = WHY_MEM },
 	{ SYS(clone), MALLOC, .cond = { IN(0, THREAD_CLONE, THREAD_CLONE),
 	    IN(0, CLONE_NEVER, 0) }, .why = "pthread_create" },
 
@@ -274,6 +276,10 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(eventfd2), RW, .why = WHY_FD },
 #ifdef __NR_eventfd
 	{ SYS(eventfd), RW, .why = WHY_FD },
+#endif
+	{ SYS(signalfd4), RW, .why = "the process's own signals as a descriptor" },
+#ifdef __NR_signalfd
+	{ SYS(signalfd), RW, .why = "the process's own signals as a descriptor" },
 #endif
 	{ SYS(timerfd_create), RW, .why = WHY_FD },
 	{ SYS(timerfd_settime), RW, .why = WHY_FD },
@@ -416,6 +422,9 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(listen), INET | UNIX, .why = WHY_SOCK },
 	{ SYS(accept), INET | UNIX, .why = WHY_SOCK },
 	{ SYS(accept4), INET | UNIX, .why = WHY_SOCK },
+
+	/* GETPW: the databases themselves are Landlock's (below). */
+	{ SYS(flock), GETPW, .why = "lock a database file, as in 2015" },
 
 	/* IOCTL: the terminal set.  TIOCSTI (typing into a tty) never. */
 	{ SYS(ioctl), IOCTL, .cond = { IN(1, ALL32, TCGETS, TCSETS, TCSETSW,

@@ -20,6 +20,8 @@
 #include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/select.h>
+#include <sys/signalfd.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -556,6 +558,88 @@ body_pipe_io(void *arg)
 		return 13;
 	return close(p[0]) == -1 ? 14 : 0;
 }
+
+/* The process's own signals as a descriptor: RW's, like a pipe. */
+static int
+body_signalfd(void *arg)
+{
+	struct signalfd_siginfo si;
+	sigset_t set;
+	int fd;
+
+	(void)arg;
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	if (sigprocmask(SIG_BLOCK, &set, NULL) == -1)
+		return 1;
+	if ((fd = signalfd(-1, &set, SFD_CLOEXEC)) == -1)
+		return 2;
+	if (raise(SIGUSR1) != 0)
+		return 3;
+	if (read(fd, &si, sizeof(si)) != sizeof(si) ||
+	    si.ssi_signo != SIGUSR1)
+		return 4;
+	return 0;
+}
+
+START_TEST(test_signalfd_works_under_rw)
+{
+	struct outcome o = h_run(TAME_RW, NULL, body_signalfd, NULL);
+
+	ck_assert_exit(o, 0);
+	o = h_run(TAME_MALLOC, NULL, body_signalfd, NULL);
+	ck_assert_violation(o, "signalfd4", "rw");
+}
+END_TEST
+
+/* msync and mincore only touch the process's own mappings. */
+static int
+body_msync_mincore(void *arg)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	unsigned char vec[1];
+	char *p;
+
+	(void)arg;
+	if ((p = mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+	    MAP_ANONYMOUS, -1, 0)) == MAP_FAILED)
+		return 1;
+	p[0] = 1;
+	if (mincore(p, pg, vec) == -1 || (vec[0] & 1) == 0)
+		return 2;
+	return msync(p, pg, MS_SYNC) == -1 ? 3 : 0;
+}
+
+START_TEST(test_msync_mincore_work_under_malloc)
+{
+	struct outcome o = h_run(TAME_MALLOC, NULL, body_msync_mincore, NULL);
+
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
+/* flock: GETPW's, as in 2015; nothing else grants it. */
+static int
+body_flock(void *arg)
+{
+	int p[2];
+
+	(void)arg;
+	if (pipe(p) == -1)
+		return 1;
+	/* a pipe cannot be locked: EINVAL here means the call went through */
+	return flock(p[0], LOCK_EX | LOCK_NB) == -1 && errno != EINVAL ? 2 : 0;
+}
+
+START_TEST(test_flock_needs_getpw)
+{
+	struct outcome o = h_run(TAME_GETPW, NULL, body_flock, NULL);
+
+	ck_assert_exit(o, 0);
+	o = h_run(TAME_STDIO, NULL, body_flock, NULL);
+	ck_assert_violation(o, "flock", "getpw");
+}
+END_TEST
 
 START_TEST(test_pipe_dup_poll_select_work_under_rw)
 {
@@ -1894,6 +1978,9 @@ proc_net_suite(void)
 
 	tc = tcase(s, "rw");
 	tcase_add_test(tc, test_pipe_dup_poll_select_work_under_rw);
+	tcase_add_test(tc, test_signalfd_works_under_rw);
+	tcase_add_test(tc, test_msync_mincore_work_under_malloc);
+	tcase_add_test(tc, test_flock_needs_getpw);
 	tcase_add_test(tc, test_lseek_read_write_work_under_rw);
 	tcase_add_test(tc, test_fcntl_housekeeping_works_under_rw);
 	tcase_add_test(tc, test_fcntl_setown_kills);
