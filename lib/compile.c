@@ -4,16 +4,17 @@
  * Shape of the program:
  *
  *	arch check		foreign architectures die (i386 via int 0x80)
- *	x32 check		numbers with bit 30 set die
- *	search tree		balanced, on the syscall number, over ranges
- *				of numbers that get the same answer
+ *	search tree		on the syscall number, over ranges of numbers
+ *				that get the same answer, balanced by the
+ *				numbers each side covers; x32 numbers (bit 30
+ *				set) are its last range, and die
  *	leaves			a constant RET, or the call's rows in table
  *				order, each a few argument compares and a RET
  *
  * Every path to a constant RET ALLOW uses only loads of nr and arch and
  * constant jumps, so the kernel's constant-action cache (Linux 5.11+)
  * serves every unconditionally allowed call without running BPF at all;
- * tests/test_compile.c replays the kernel's cache analysis to prove it.
+ * tests/t_cache.c replays the kernel's cache analysis to prove it.
  * No allocation: everything lives in static or caller storage, so tame()
  * can narrow again after MALLOC is gone.
  */
@@ -74,7 +75,7 @@ struct emitter {
 	int		 overflow;
 };
 
-static struct leaf	 next_leaves[MAXNR], prev_leaves[MAXNR];
+static struct leaf	 next_leaves[MAXNR + 1], prev_leaves[MAXNR];
 static struct pool	 next_pool, prev_pool;
 
 /* The table's rows grouped by number, in table order within a number. */
@@ -294,7 +295,9 @@ emit_leaf(struct emitter *e, const struct leaf *l)
 }
 
 struct range {
-	uint16_t lo, hi;	/* inclusive */
+	uint32_t lo;		/* first number */
+	uint16_t leaf;		/* its answer: an index into the leaves */
+	uint16_t width;		/* syscall numbers the kernel walks for it */
 };
 
 /*
@@ -369,8 +372,8 @@ chunk_len(const struct emitter *e, const struct range *rg, int a, int b,
 	int mid;
 
 	if (a == b)
-		return is_constant(&leaves[rg[a].lo]) ? 0 :
-		    leaf_len(e, &leaves[rg[a].lo]);
+		return is_constant(&leaves[rg[a].leaf]) ? 0 :
+		    leaf_len(e, &leaves[rg[a].leaf]);
 	mid = split(a, b);
 	return 1 + chunk_len(e, rg, a, mid - 1, leaves) +
 	    chunk_len(e, rg, mid, b, leaves);
@@ -388,15 +391,15 @@ chunk_rets(const struct range *rg, int a, int b, const struct leaf *leaves)
 	int i, j, n = 0;
 
 	for (i = a; i <= b; i++) {
-		if (!is_constant(&leaves[rg[i].lo]))
+		if (!is_constant(&leaves[rg[i].leaf]))
 			continue;
-		for (j = 0; j < n && seen[j] != leaves[rg[i].lo].fallback; j++)
+		for (j = 0; j < n && seen[j] != leaves[rg[i].leaf].fallback; j++)
 			;
 		if (j < n)
 			continue;
 		if (n == 16)
 			return 256;
-		seen[n++] = leaves[rg[i].lo].fallback;
+		seen[n++] = leaves[rg[i].leaf].fallback;
 	}
 	return n;
 }
@@ -405,7 +408,7 @@ static void
 chunk_child(struct emitter *e, const struct range *rg, int a, int b,
     const struct leaf *leaves, int at, int jt)
 {
-	const struct leaf *l = &leaves[rg[a].lo];
+	const struct leaf *l = &leaves[rg[a].leaf];
 
 	if (a == b && is_constant(l)) {
 		patches[npatches].at = at;
@@ -477,7 +480,7 @@ emit_tree(struct emitter *e, const struct range *rg, int a, int b,
 	if (e->overflow)
 		return;
 	if (a == b) {
-		emit_leaf(e, &leaves[rg[a].lo]);
+		emit_leaf(e, &leaves[rg[a].leaf]);
 		return;
 	}
 	if (chunk_len(e, rg, a, b, leaves) + chunk_rets(rg, a, b, leaves) <=
@@ -520,12 +523,12 @@ int
 tame_compile(const struct tame_target *next, const struct tame_target *prev,
     uint64_t gate, struct tame_prog *out)
 {
-	static struct range rg[MAXNR];
+	static struct range rg[MAXNR + 1];
 	struct emitter e = { out, &next_pool, gate, 0 };
 	int i, nr, n, nranges = 0;
 
 	n = tame_syscall_max() + 2;	/* the last range: every higher number */
-	if (n > MAXNR || tame_nrules > MAXRULES) {
+	if (n >= MAXNR || tame_nrules > MAXRULES) {
 		errno = E2BIG;		/* raise MAXNR or MAXRULES */
 		return -1;
 	}
@@ -545,25 +548,33 @@ tame_compile(const struct tame_target *next, const struct tame_target *prev,
 	}
 	for (nr = 0; nr < n; nr++) {
 		if (nranges > 0 && leaf_same_constant(&next_leaves[nr],
-		    &next_leaves[rg[nranges - 1].lo])) {
-			rg[nranges - 1].hi = (uint16_t)nr;
+		    &next_leaves[rg[nranges - 1].leaf])) {
+			rg[nranges - 1].width++;
 			continue;
 		}
-		rg[nranges].lo = rg[nranges].hi = (uint16_t)nr;
-		nranges++;
+		rg[nranges].lo = (uint32_t)nr;
+		rg[nranges].leaf = (uint16_t)nr;
+		rg[nranges++].width = 1;
 	}
+#ifdef X32_SYSCALL_BIT
+	/*
+	 * x32 numbers (bit 30 set) die.  As the tree's last range, of no
+	 * width the kernel walks, the check costs attach time nothing.
+	 */
+	next_leaves[n].fallback = SECCOMP_RET_KILL_PROCESS;
+	next_leaves[n].nrows = 0;
+	rg[nranges].lo = X32_SYSCALL_BIT;
+	rg[nranges].leaf = (uint16_t)n;
+	rg[nranges++].width = 0;
+#endif
 	for (weight[0] = 0, i = 0; i < nranges; i++)
-		weight[i + 1] = weight[i] + rg[i].hi - rg[i].lo + 1;
+		weight[i + 1] = weight[i] + rg[i].width;
 
 	out->len = 0;
 	emit_load(&e, OFF_ARCH);
 	emit(&e, BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_NATIVE, 1, 0);
 	emit_ret(&e, SECCOMP_RET_KILL_PROCESS);
 	emit_load(&e, OFF_NR);
-#ifdef X32_SYSCALL_BIT
-	emit(&e, BPF_JMP | BPF_JGE | BPF_K, X32_SYSCALL_BIT, 0, 1);
-	emit_ret(&e, SECCOMP_RET_KILL_PROCESS);
-#endif
 	emit_tree(&e, rg, 0, nranges - 1, next_leaves);
 	if (e.overflow) {
 		errno = E2BIG;

@@ -6,7 +6,7 @@
  * row decides, so for every call the plain allowances come first, then
  * the Landlock-confined ones, then the traps and soft denials: a soft
  * denial never shadows an allowance that a larger set of flags grants.
- * tests/test_table.c checks that order.
+ * tests/t_table.c checks that order.
  */
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
