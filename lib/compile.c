@@ -302,10 +302,12 @@ struct range {
 
 /*
  * Where to split the ranges [a, b]: where half the syscall numbers they
- * cover lie on each side, not half the ranges.  Attach time is the
- * kernel walking the program once per syscall number (the cache
- * analysis), so a wide range of refused numbers belongs near the root.
- * weight[i] is how many numbers ranges 0..i-1 cover.
+ * cover lie on each side, not half the ranges.  At attach time the
+ * kernel walks the program once per syscall number (its cache analysis),
+ * so a wide range of refused numbers belongs near the root: 9% fewer
+ * steps.  (Measured, most of the attach time is converting and JITing
+ * the branches, which this does not change.)  weight[i] is how many
+ * numbers ranges 0..i-1 cover.
  */
 static uint16_t		 weight[MAXNR + 1];
 
