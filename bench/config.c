@@ -77,27 +77,43 @@ install_tame3(void)
 	return tame(BENCH_FLAGS);
 }
 
-static int
-install_libseccomp(void)
+/*
+ * Load libseccomp's build of the same policy for flags, as tame() would
+ * (TSYNC).  The context is not released: the process keeps the filter
+ * for life, tame() frees nothing either, and latency.c times this.
+ */
+void *
+config_oracle_ctx(int flags)
+{
+	int held = tame_expand(flags);
+
+	return tame_oracle_ctx(held, !tame__landlock_needed(held),
+	    tame__gate_ip());
+}
+
+int
+config_load_libseccomp(int flags)
 {
 	scmp_filter_ctx ctx;
-	int held, r;
+	int r;
 
-	held = tame_expand(BENCH_FLAGS);
-	ctx = tame_oracle_ctx(held, !tame__landlock_needed(held),
-	    tame__gate_ip());
-	if (ctx == NULL) {
+	if ((ctx = config_oracle_ctx(flags)) == NULL) {
 		errno = ENOMEM;
 		return -1;
 	}
 	if ((r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_TSYNC, 1)) == 0)
 		r = seccomp_load(ctx);
-	seccomp_release(ctx);
 	if (r < 0) {
 		errno = -r;
 		return -1;
 	}
 	return 0;
+}
+
+static int
+install_libseccomp(void)
+{
+	return config_load_libseccomp(BENCH_FLAGS);
 }
 
 static const struct config configs[] = {

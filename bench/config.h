@@ -33,4 +33,11 @@ void			 config_ensure(void);
 struct sock_filter;
 int			 config_load_raw(struct sock_filter *, unsigned short);
 
+/*
+ * libseccomp's build of the same policy for flags (lib/oracle.c), and
+ * loading it with TSYNC as tame() would.
+ */
+void			*config_oracle_ctx(int flags);
+int			 config_load_libseccomp(int flags);
+
 #endif /* BENCH_CONFIG_H */

@@ -26,8 +26,6 @@
 
 #include <seccomp.h>
 
-#include "oracle.h"
-
 #include "bench.h"
 #include "compile.h"
 #include "config.h"
@@ -96,33 +94,10 @@ allow1(void)
 	return config_load_raw(insn, 1);
 }
 
-static scmp_filter_ctx
-oracle_ctx(int flags)
-{
-	int held = tame_expand(flags);
-
-	return tame_oracle_ctx(held, !tame__landlock_needed(held),
-	    tame__gate_ip());
-}
-
 static int
 libseccomp_lat(void)
 {
-	scmp_filter_ctx ctx;
-	int r;
-
-	if ((ctx = oracle_ctx(LAT_FLAGS)) == NULL) {
-		errno = ENOMEM;
-		return -1;
-	}
-	if ((r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_TSYNC, 1)) == 0)
-		r = seccomp_load(ctx);
-	/* release is not timed: tame() keeps nothing to free either */
-	if (r < 0) {
-		errno = -r;
-		return -1;
-	}
-	return 0;
+	return config_load_libseccomp(LAT_FLAGS);
 }
 
 static const struct lat lats[] = {
@@ -251,15 +226,15 @@ run_libseccomp_compile(struct bench_state *s, void *arg)
 		return;
 	}
 	while (bench_keep_running(s)) {
-		if ((ctx = oracle_ctx(LAT_FLAGS)) == NULL ||
+		if ((ctx = config_oracle_ctx(LAT_FLAGS)) == NULL ||
 		    seccomp_export_bpf(ctx, null) != 0) {
-			bench_skip_with_error(s, "tame_oracle_ctx");
+			bench_skip_with_error(s, "config_oracle_ctx");
 			break;
 		}
 		seccomp_release(ctx);
 	}
 	/* the size and layout of what was generated, for the report */
-	if ((ctx = oracle_ctx(LAT_FLAGS)) != NULL) {
+	if ((ctx = config_oracle_ctx(LAT_FLAGS)) != NULL) {
 		if (seccomp_export_bpf(ctx, fd) == 0)
 			bench_counter(s, "insns", (double)lseek(fd, 0,
 			    SEEK_END) / sizeof(struct sock_filter));
