@@ -122,6 +122,7 @@ tame_locked(int flags)
 {
 	struct tame_target next, prev;
 	struct sigaction old_sigsys;
+	sigset_t sigsys;
 	int ruleset = -1, r, want, saved;
 
 	want = tame_expand(flags);
@@ -165,6 +166,14 @@ tame_locked(int flags)
 		if (tame__install_handler(&old_sigsys) == -1)
 			goto fail;
 	}
+	/*
+	 * A trap with SIGSYS blocked kills without a word, and emulated
+	 * calls such as fstat would die: SIGSYS is libtame's from now on,
+	 * in this thread at least (other threads' masks are their own).
+	 */
+	sigemptyset(&sigsys);
+	sigaddset(&sigsys, SIGSYS);
+	sigprocmask(SIG_UNBLOCK, &sigsys, NULL);
 	/* Landlock first: of the two it is the one that can still fail. */
 	if (ruleset != -1) {
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)

@@ -6,6 +6,7 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <linux/filter.h>
@@ -439,6 +440,37 @@ START_TEST(test_without_landlock_path_flags_grant_nothing)
 END_TEST
 
 static int
+block_sigsys(void *arg)
+{
+	sigset_t set;
+
+	(void)arg;
+	sigemptyset(&set);
+	sigaddset(&set, SIGSYS);
+	return sigprocmask(SIG_BLOCK, &set, NULL) == 0 ? 0 : 1;
+}
+
+static int
+body_fstat(void *arg)
+{
+	struct stat st;
+
+	(void)arg;
+	return fstat(1, &st) == 0 ? 0 : 1;
+}
+
+/* tame() takes SIGSYS back in its thread: emulated calls keep working. */
+START_TEST(test_tame_unblocks_sigsys)
+{
+	struct outcome o = h_run(TAME_STDIO, block_sigsys, body_fstat, NULL);
+
+	ck_assert_exit(o, 0);
+	o = h_run(TAME_STDIO, block_sigsys, body_socket, NULL);
+	ck_assert_violation(o, "socket", "inet");
+}
+END_TEST
+
+static int
 body_x32(void *arg)
 {
 	(void)arg;
@@ -521,6 +553,7 @@ api_suite(void)
 	tcase_add_test(tc, test_threads_are_bound_or_tame_fails);
 	tcase_add_test(tc, test_landlock_rows_need_a_single_thread);
 	tcase_add_test(tc, test_without_landlock_path_flags_grant_nothing);
+	tcase_add_test(tc, test_tame_unblocks_sigsys);
 	tcase_add_test(tc, test_foreign_entry_points_die);
 	tcase_add_test(tc, test_int_arguments_use_low_32_bits);
 	suite_add_tcase(s, tc);
