@@ -438,12 +438,10 @@ emit_chunk(struct emitter *e, const struct range *rg, int a, int b,
     const struct leaf *leaves)
 {
 	struct tame_prog *p = e->p;
-	int i, j, off, pos, mid = split(a, b), node = p->len;
+	int i, j, off, pos;
 
 	npatches = 0;
-	emit(e, BPF_JMP | BPF_JGE | BPF_K, (uint32_t)rg[mid].lo, 0, 0);
-	chunk_child(e, rg, a, mid - 1, leaves, node, 0);
-	chunk_child(e, rg, mid, b, leaves, node, 1);
+	chunk_child(e, rg, a, b, leaves, -1, 0);	/* a < b: a JGE first */
 	for (i = 0; i < npatches && !e->overflow; i++) {
 		if (patches[i].at < 0)
 			continue;	/* its RET is placed already */
