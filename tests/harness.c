@@ -118,6 +118,19 @@ h_cleanup(void)
 	}
 }
 
+TCase *
+h_tcase(Suite *s, const char *name, int timeout, void (*setup)(void),
+    void (*teardown)(void))
+{
+	TCase *tc = tcase_create(name);
+
+	tcase_set_timeout(tc, timeout);
+	if (setup != NULL || teardown != NULL)
+		tcase_add_checked_fixture(tc, setup, teardown);
+	suite_add_tcase(s, tc);
+	return tc;
+}
+
 int
 h_main(Suite *s)
 {

@@ -63,6 +63,13 @@ int	h_reported(const char *err, const char *call, const char *flag);
 const char	*h_tmpdir(void);
 void		 h_cleanup(void);
 
+/*
+ * A test case of suite s with a timeout in seconds and, if not NULL, a
+ * checked fixture run around each test (in the test's own process).
+ */
+TCase	*h_tcase(Suite *s, const char *name, int timeout,
+	    void (*setup)(void), void (*teardown)(void));
+
 /* Each test program ends with TAME_TEST_MAIN(its suite function). */
 int	h_main(Suite *);
 #define TAME_TEST_MAIN(fn) \

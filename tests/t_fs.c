@@ -1708,13 +1708,8 @@ END_TEST
 static TCase *
 tc_new(Suite *s, const char *name)
 {
-	TCase *tc = tcase_create(name);
-
-	tcase_add_checked_fixture(tc, fx_setup, fx_teardown);
 	/* a few forks per test, and a resolver: well above the default */
-	tcase_set_timeout(tc, 30);
-	suite_add_tcase(s, tc);
-	return tc;
+	return h_tcase(s, name, 30, fx_setup, fx_teardown);
 }
 
 Suite *

@@ -1951,12 +1951,7 @@ END_TEST
 static TCase *
 tcase(Suite *s, const char *name)
 {
-	TCase *tc = tcase_create(name);
-
-	tcase_set_timeout(tc, TIMEOUT);
-	tcase_add_checked_fixture(tc, fixture_setup, fixture_teardown);
-	suite_add_tcase(s, tc);
-	return tc;
+	return h_tcase(s, name, TIMEOUT, fixture_setup, fixture_teardown);
 }
 
 static Suite *
