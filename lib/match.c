@@ -68,12 +68,20 @@ int
 tame_policy_match(int held, int nr, const uint64_t args[6], uint64_t ip,
     uint64_t gate)
 {
+	return tame_policy_match_except(held, nr, args, ip, gate, -1);
+}
+
+int
+tame_policy_match_except(int held, int nr, const uint64_t args[6],
+    uint64_t ip, uint64_t gate, int except)
+{
 	const struct tame_rule *r;
 	int i;
 
 	for (i = 0; i < tame_nrules; i++) {
 		r = &tame_rules[i];
-		if (r->nr == nr && tame_rule_applies(r, held) &&
+		if (r->nr == nr && r->action != except &&
+		    tame_rule_applies(r, held) &&
 		    tame_rule_args_match(r, args, ip, gate))
 			return i;
 	}

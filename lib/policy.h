@@ -111,6 +111,10 @@ int	tame_expand(int flags);
 int	tame_policy_match(int held, int nr, const uint64_t args[6],
 	    uint64_t ip, uint64_t gate);
 
+/* The same, passing over rows with action except (a trap refused). */
+int	tame_policy_match_except(int held, int nr, const uint64_t args[6],
+	    uint64_t ip, uint64_t gate, int except);
+
 /* Does one row's argument test hold? */
 int	tame_rule_args_match(const struct tame_rule *,
 	    const uint64_t args[6], uint64_t ip, uint64_t gate);

@@ -195,9 +195,9 @@ path_granted(int held, const char *path)
 static int
 emulate(int held, int nr, const uint64_t a[6], long *ret)
 {
-	long pid = tame__gate(SYS_getpid, 0, 0, 0, 0, 0, 0);
 	const char *path;
 	char buf[PATH_MAX];
+	long pid;
 
 	switch (nr) {
 	case SYS_newfstatat:
@@ -216,6 +216,10 @@ emulate(int held, int nr, const uint64_t a[6], long *ret)
 		*ret = tame__gate(SYS_newfstatat, AT_FDCWD, (long)buf, a[2],
 		    a[3], 0, 0);
 		return 0;
+	}
+	/* the rest are signals: only to this process */
+	pid = tame__gate(SYS_getpid, 0, 0, 0, 0, 0, 0);
+	switch (nr) {
 	case SYS_kill:
 		if ((pid_t)a[0] != pid)
 			return -1;
@@ -242,18 +246,11 @@ emulate(int held, int nr, const uint64_t a[6], long *ret)
 static int
 after_trap(int held, int nr, const uint64_t a[6])
 {
-	const struct tame_rule *r;
-	int i;
+	int row = tame_policy_match_except(held, nr, a, 0, 1, TA_EMULATE);
 
-	for (i = 0; i < tame_nrules; i++) {
-		r = &tame_rules[i];
-		if (r->nr != nr || r->action == TA_EMULATE ||
-		    !tame_rule_applies(r, held) ||
-		    !tame_rule_args_match(r, a, 0, 1))
-			continue;
-		return r->action == TA_ERRNO ? r->errnum : 0;
-	}
-	return 0;
+	if (row < 0 || tame_rules[row].action != TA_ERRNO)
+		return 0;
+	return tame_rules[row].errnum;
 }
 
 static void
