@@ -82,6 +82,8 @@ static struct pool	 next_pool, prev_pool;
 static uint16_t		 by_nr[MAXRULES];
 static uint16_t		 nr_first[MAXNR + 1];
 
+static int		 nr_limit;	/* ranges end here; above, one more */
+
 static void
 index_rows(void)
 {
@@ -101,6 +103,7 @@ index_rows(void)
 	for (i = 0; i < tame_nrules && i < MAXRULES; i++)
 		if ((nr = tame_rules[i].nr) >= 0 && nr < MAXNR)
 			by_nr[count[nr]++] = (uint16_t)i;
+	nr_limit = tame_syscall_max() + 2;
 	done = 1;
 }
 
@@ -527,12 +530,12 @@ tame_compile(const struct tame_target *next, const struct tame_target *prev,
 	struct emitter e = { out, &next_pool, gate, 0 };
 	int i, nr, n, nranges = 0;
 
-	n = tame_syscall_max() + 2;	/* the last range: every higher number */
+	index_rows();
+	n = nr_limit;		/* the last range: every higher number */
 	if (n >= MAXNR || tame_nrules > MAXRULES) {
 		errno = E2BIG;		/* raise MAXNR or MAXRULES */
 		return -1;
 	}
-	index_rows();
 	next_pool.len = prev_pool.len = 0;
 	for (nr = 0; nr < n; nr++) {
 		leaf_build(&next_leaves[nr], &next_pool, nr, next);

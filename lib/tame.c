@@ -95,8 +95,6 @@ seccomp_install(const struct tame_prog *p)
 	};
 	long r;
 
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
-		return -1;
 	r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
 	    SECCOMP_FILTER_FLAG_TSYNC, &fp);
 	if (r > 0) {
@@ -174,10 +172,11 @@ tame_locked(int flags)
 	sigemptyset(&sigsys);
 	sigaddset(&sigsys, SIGSYS);
 	sigprocmask(SIG_UNBLOCK, &sigsys, NULL);
+	/* Landlock and seccomp both need no_new_privs (or CAP_SYS_ADMIN) */
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
+		goto restore;
 	/* Landlock first: of the two it is the one that can still fail. */
 	if (ruleset != -1) {
-		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
-			goto restore;
 		r = tame__landlock_enforce(ruleset);	/* closes it */
 		ruleset = -1;
 		if (r == -1)
