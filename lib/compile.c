@@ -53,8 +53,7 @@
 
 /*
  * One syscall number's answer: a constant (nrows 0), or rows to test in
- * order, kept in a pool shared by all numbers.  Small on purpose: tame()
- * runs in fresh processes, where every page touched is a page fault.
+ * order, kept in the pool.
  */
 struct leaf {
 	uint32_t	 fallback;	/* RET when no row matches */
@@ -62,49 +61,76 @@ struct leaf {
 	uint16_t	 nrows;
 };
 
-struct pool {
-	uint16_t	 row[MAXRULES];
-	uint32_t	 ret[MAXRULES];
-	int		 len;
+struct pool_row {
+	uint32_t	 ret;
+	uint16_t	 row;		/* into tame_rules */
 };
+
+/* A run of syscall numbers with one answer. */
+struct range {
+	uint32_t	 lo;		/* first number */
+	uint16_t	 width;		/* numbers the kernel walks for it */
+	struct leaf	 leaf;
+};
+
+/*
+ * A leaf of the search tree: the ranges [first, first + n).  With n > 1
+ * the first range is a constant, the region's default, and every other
+ * range is that constant again or a single number tested with one JEQ:
+ * an allowed call among refused ones costs one instruction, not the two
+ * range bounds a pure range tree gives it.
+ */
+struct region {
+	uint32_t	 lo;
+	uint16_t	 first;
+	uint16_t	 n;
+	uint16_t	 below;		/* numbers the regions before it cover */
+};
+
+/*
+ * The compiler's working memory, one static block (nothing is allocated:
+ * tame() must work after MALLOC is gone).  Capacities are the worst case,
+ * only the front of each array is used, and keeping them together keeps
+ * a fresh process's page faults to a few.
+ */
+static struct {
+	uint16_t	 by_nr[MAXRULES];	/* rows grouped by number */
+	uint16_t	 nr_first[MAXNR + 1];	/* into by_nr */
+	int		 indexed;
+	int		 npool, nrg, nreg;
+	struct pool_row	 pool[MAXRULES * 2];	/* a leaf, and its old one */
+	struct range	 rg[MAXNR + 2];
+	struct region	 reg[MAXNR + 3];
+} w;
 
 struct emitter {
 	struct tame_prog *p;
-	const struct pool *pool;
 	uint64_t	 gate;
 	int		 overflow;
 };
 
-static struct leaf	 next_leaves[MAXNR + 1], prev_leaves[MAXNR];
-static struct pool	 next_pool, prev_pool;
-
-/* The table's rows grouped by number, in table order within a number. */
-static uint16_t		 by_nr[MAXRULES];
-static uint16_t		 nr_first[MAXNR + 1];
-
-static int		 nr_limit;	/* ranges end here; above, one more */
+/* Numbers at and above this one share the last range before x32. */
+#define NR_LIMIT	(tame_syscall_max() + 2)
 
 static void
 index_rows(void)
 {
-	static int done;
 	uint16_t count[MAXNR + 1] = { 0 };
 	int i, nr;
 
-	if (done)
+	if (w.indexed)
 		return;
 	for (i = 0; i < tame_nrules && i < MAXRULES; i++)
 		if ((nr = tame_rules[i].nr) >= 0 && nr < MAXNR)
 			count[nr + 1]++;
 	for (nr = 0; nr < MAXNR; nr++)
-		nr_first[nr + 1] = nr_first[nr] + count[nr + 1];
+		w.nr_first[nr + 1] = w.nr_first[nr] + count[nr + 1];
 	for (nr = 0; nr <= MAXNR; nr++)
-		count[nr] = nr_first[nr];
+		count[nr] = w.nr_first[nr];
 	for (i = 0; i < tame_nrules && i < MAXRULES; i++)
 		if ((nr = tame_rules[i].nr) >= 0 && nr < MAXNR)
-			by_nr[count[nr]++] = (uint16_t)i;
-	nr_limit = tame_syscall_max() + 2;
-	done = 1;
+			w.by_nr[count[nr]++] = (uint16_t)i;
+	w.indexed = 1;
 }
 
 uint32_t
@@ -135,60 +161,107 @@ tame_rule_ret(const struct tame_rule *r, int held, int landlock_ok)
 	}
 }
 
+/* Do the values of compare a include all of b's? */
+static int
+cond_covers(const struct tame_cond *a, const struct tame_cond *b)
+{
+	int i, j;
+
+	if (a->op != b->op || a->arg != b->arg || a->mask != b->mask)
+		return 0;
+	for (j = 0; j < b->nval; j++) {
+		for (i = 0; i < a->nval && a->val[i] != b->val[j]; i++)
+			;
+		if (i == a->nval)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Does every call row b matches match row a as well?  Then b, coming
+ * after a, is never reached: open's "read" row under RPATH makes the
+ * Landlock-confined read row behind it dead code.
+ */
+static int
+row_covers(const struct tame_rule *a, const struct tame_rule *b)
+{
+	int i, j;
+
+	for (i = 0; i < TAME_MAXCOND && a->cond[i].op; i++) {
+		for (j = 0; j < TAME_MAXCOND && b->cond[j].op &&
+		    !cond_covers(&a->cond[i], &b->cond[j]); j++)
+			;
+		if (j == TAME_MAXCOND || b->cond[j].op == TC_END)
+			return 0;
+	}
+	return 1;
+}
+
 /*
  * The applicable rows of one call up to the first that needs no argument
- * test, which becomes the fallback.  Trailing rows whose answer equals the
- * fallback change nothing and go.
+ * test, which becomes the fallback; appended to the pool.  Trailing rows
+ * whose answer equals the fallback change nothing and go.
  */
 static void
-leaf_build(struct leaf *l, struct pool *pl, int nr,
-    const struct tame_target *t)
+leaf_build(struct leaf *l, int nr, const struct tame_target *t)
 {
 	const struct tame_rule *r;
-	int i;
+	int i, j;
 
 	l->fallback = tame_violation_ret(t->held);
-	l->first = (uint16_t)pl->len;
+	l->first = (uint16_t)w.npool;
 	l->nrows = 0;
-	for (i = nr_first[nr]; i < nr_first[nr + 1]; i++) {
-		r = &tame_rules[by_nr[i]];
+	for (i = w.nr_first[nr]; i < w.nr_first[nr + 1]; i++) {
+		r = &tame_rules[w.by_nr[i]];
 		if (!tame_rule_applies(r, t->held))
 			continue;
 		if (r->cond[0].op == TC_END) {
 			l->fallback = tame_rule_ret(r, t->held, t->landlock_ok);
 			break;
 		}
-		pl->row[pl->len] = by_nr[i];
-		pl->ret[pl->len++] = tame_rule_ret(r, t->held,
+		for (j = l->first; j < w.npool &&
+		    !row_covers(&tame_rules[w.pool[j].row], r); j++)
+			;
+		if (j < w.npool)
+			continue;	/* an earlier row takes all its calls */
+		w.pool[w.npool].row = w.by_nr[i];
+		w.pool[w.npool++].ret = tame_rule_ret(r, t->held,
 		    t->landlock_ok);
 		l->nrows++;
 	}
-	while (l->nrows > 0 && pl->ret[l->first + l->nrows - 1] == l->fallback) {
+	while (l->nrows > 0 &&
+	    w.pool[l->first + l->nrows - 1].ret == l->fallback) {
 		l->nrows--;
-		pl->len--;
+		w.npool--;
 	}
 }
 
 static int
-leaf_equal(const struct leaf *a, const struct pool *pa, const struct leaf *b,
-    const struct pool *pb)
+leaf_equal(const struct leaf *a, const struct leaf *b)
 {
 	int i;
 
 	if (a->fallback != b->fallback || a->nrows != b->nrows)
 		return 0;
 	for (i = 0; i < a->nrows; i++)
-		if (pa->row[a->first + i] != pb->row[b->first + i] ||
-		    pa->ret[a->first + i] != pb->ret[b->first + i])
+		if (w.pool[a->first + i].row != w.pool[b->first + i].row ||
+		    w.pool[a->first + i].ret != w.pool[b->first + i].ret)
 			return 0;
 	return 1;
 }
 
+static int
+is_constant(const struct leaf *l)
+{
+	return l->nrows == 0;
+}
+
 /* Two numbers may share a range when both are the same constant. */
 static int
-leaf_same_constant(const struct leaf *a, const struct leaf *b)
+same_constant(const struct leaf *a, const struct leaf *b)
 {
-	return a->nrows == 0 && b->nrows == 0 && a->fallback == b->fallback;
+	return is_constant(a) && is_constant(b) && a->fallback == b->fallback;
 }
 
 static void
@@ -220,7 +293,7 @@ emit_ret(struct emitter *e, uint32_t ret)
 }
 
 static int
-cond_len(const struct tame_cond *c)
+cond_len(const struct tame_cond *c, int loaded)
 {
 	switch (c->op) {
 	case TC_NULL:
@@ -228,19 +301,105 @@ cond_len(const struct tame_cond *c)
 	case TC_GATE:
 		return 4;		/* two halves, load and compare each */
 	default:
-		return 1 + (c->mask != 0xffffffffu) + c->nval;
+		return loaded ? c->nval :
+		    1 + (c->mask != 0xffffffffu) + c->nval;
 	}
 }
 
 /*
- * One condition; fail is the distance from the instruction after this
- * condition to where a mismatch goes.
+ * Does the accumulator already hold what row r's first compare loads?
+ * It does when the row before had one compare, of the same argument and
+ * mask: every way into r is that compare failing.
+ */
+static int
+reuses_load(const struct tame_rule *before, const struct tame_rule *r)
+{
+	const struct tame_cond *a, *b = &r->cond[0];
+
+	if (before == NULL || before->cond[1].op != TC_END)
+		return 0;
+	a = &before->cond[0];
+	return a->op == TC_IN && b->op == TC_IN && a->arg == b->arg &&
+	    a->mask == b->mask;
+}
+
+/* Instructions of a row: its compares; its RET is the chunk's. */
+static int
+row_len(const struct tame_rule *before, const struct tame_rule *r)
+{
+	int k, len = 0;
+
+	for (k = 0; k < TAME_MAXCOND && r->cond[k].op; k++)
+		len += cond_len(&r->cond[k], k == 0 && reuses_load(before, r));
+	return len;
+}
+
+/* The rule of a leaf's row i, or NULL before its first. */
+static const struct tame_rule *
+leaf_row(const struct leaf *l, int i)
+{
+	return i < 0 ? NULL : &tame_rules[w.pool[l->first + i].row];
+}
+
+static int
+leaf_len(const struct leaf *l)
+{
+	int i, len = 0;
+
+	for (i = 0; i < l->nrows; i++)
+		len += row_len(leaf_row(l, i - 1), leaf_row(l, i));
+	return len;
+}
+
+/*
+ * A chunk is a subtree short enough for 8-bit jumps.  It ends with one
+ * RET per distinct answer, and every jump to an answer goes there, from
+ * the tree and from the leaves' compares alike: constant answers take
+ * no instruction of their own.
+ */
+#define CHUNK_MAXRET	32
+
+struct chunk {
+	uint32_t	 ret[CHUNK_MAXRET];	/* in order of first use */
+	int		 nret;
+	int		 rets_at;	/* where the first of them goes */
+};
+
+/* Offset of a jump at "at" to target; a jump too far stops the build. */
+static uint8_t
+offset(struct emitter *e, int at, int target)
+{
+	int off = target - at - 1;
+
+	if (off < 0 || off > 255) {
+		e->overflow = 1;
+		return 0;
+	}
+	return (uint8_t)off;
+}
+
+static int
+ret_at(const struct chunk *c, uint32_t ret)
+{
+	int i;
+
+	for (i = 0; i < c->nret - 1 && c->ret[i] != ret; i++)
+		;
+	return c->rets_at + i;
+}
+
+/*
+ * One condition at the current position: on a match go on to ok, else
+ * to fail (both absolute).  With loaded set, the accumulator holds the
+ * masked argument already.
  */
 static void
-emit_cond(struct emitter *e, const struct tame_cond *c, int fail)
+emit_cond(struct emitter *e, const struct tame_cond *c, int loaded, int ok,
+    int fail)
 {
+	struct tame_prog *p = e->p;
 	uint32_t lo, hi, off;
-	int j, n = c->nval;
+	int j, at;
 
 	switch (c->op) {
 	case TC_NULL:
@@ -249,252 +408,345 @@ emit_cond(struct emitter *e, const struct tame_cond *c, int fail)
 		lo = c->op == TC_NULL ? 0 : (uint32_t)e->gate;
 		hi = c->op == TC_NULL ? 0 : (uint32_t)(e->gate >> 32);
 		emit_load(e, off);
-		emit(e, BPF_JMP | BPF_JEQ | BPF_K, lo, 0, fail + 2);
+		at = p->len;
+		emit(e, BPF_JMP | BPF_JEQ | BPF_K, lo, 0, offset(e, at, fail));
 		emit_load(e, off + 4);
-		emit(e, BPF_JMP | BPF_JEQ | BPF_K, hi, 0, fail);
+		at = p->len;
+		emit(e, BPF_JMP | BPF_JEQ | BPF_K, hi, offset(e, at, ok),
+		    offset(e, at, fail));
 		return;
 	case TC_NOTNULL:
 		/* either half nonzero matches */
 		emit_load(e, OFF_ARG(c->arg));
-		emit(e, BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 2);
+		at = p->len;
+		emit(e, BPF_JMP | BPF_JEQ | BPF_K, 0, 0, offset(e, at, ok));
 		emit_load(e, OFF_ARG(c->arg) + 4);
-		emit(e, BPF_JMP | BPF_JEQ | BPF_K, 0, fail, 0);
+		at = p->len;
+		emit(e, BPF_JMP | BPF_JEQ | BPF_K, 0, offset(e, at, fail),
+		    offset(e, at, ok));
 		return;
 	}
 	/* int arguments: the low 32 bits only, as the kernel reads them */
-	emit_load(e, OFF_ARG(c->arg));
-	if (c->mask != 0xffffffffu)
-		emit(e, BPF_ALU | BPF_AND | BPF_K, c->mask, 0, 0);
-	for (j = 0; j < n; j++) {
-		int left = n - 1 - j;	/* compares after this one */
-
-		emit(e, BPF_JMP | BPF_JEQ | BPF_K, c->val[j], left,
-		    j == n - 1 ? fail : 0);
+	if (!loaded) {
+		emit_load(e, OFF_ARG(c->arg));
+		if (c->mask != 0xffffffffu)
+			emit(e, BPF_ALU | BPF_AND | BPF_K, c->mask, 0, 0);
 	}
+	for (j = 0; j < c->nval; j++) {
+		at = p->len;
+		emit(e, BPF_JMP | BPF_JEQ | BPF_K, c->val[j], offset(e, at, ok),
+		    j == c->nval - 1 ? offset(e, at, fail) : 0);
+	}
+}
+
+/* A leaf: its rows in order, each falling to the next, the last to the
+ * fallback. */
+static void
+emit_leaf(struct emitter *e, const struct chunk *c, const struct leaf *l)
+{
+	const struct tame_rule *r, *before;
+	int i, k, start, next, ok, loaded;
+
+	for (i = 0; i < l->nrows && !e->overflow; i++) {
+		before = leaf_row(l, i - 1);
+		r = leaf_row(l, i);
+		start = e->p->len;
+		next = i == l->nrows - 1 ? ret_at(c, l->fallback) :
+		    start + row_len(before, r);
+		for (k = 0; k < TAME_MAXCOND && r->cond[k].op; k++) {
+			loaded = k == 0 && reuses_load(before, r);
+			ok = k == TAME_MAXCOND - 1 || r->cond[k + 1].op == TC_END ?
+			    ret_at(c, w.pool[l->first + i].ret) :
+			    e->p->len + cond_len(&r->cond[k], loaded);
+			emit_cond(e, &r->cond[k], loaded, ok, next);
+		}
+	}
+}
+
+/*
+ * Ranges into regions.  A constant range followed by single numbers and
+ * then the same constant again becomes one region, as long as its code
+ * stays short; everything else is a region of one range.  The last range
+ * below x32 reaches up to it, so it is never taken for a single number.
+ */
+#define REGION_MAXEXC	16		/* JEQs in one region */
+#define REGION_MAXLEN	128		/* its instructions */
+
+static int
+single(int k)
+{
+	return k + 1 < w.nrg && w.rg[k + 1].lo - w.rg[k].lo == 1;
 }
 
 static void
-emit_leaf(struct emitter *e, const struct leaf *l)
+build_regions(void)
 {
-	const struct tame_rule *r;
-	int i, k, len, rest;
+	struct region *g;
+	int i, j, k, nexc, len, below = 0;
 
-	for (i = l->first; i < l->first + l->nrows; i++) {
-		r = &tame_rules[e->pool->row[i]];
-		for (len = 1, k = 0; k < TAME_MAXCOND && r->cond[k].op; k++)
-			len += cond_len(&r->cond[k]);
-		if (len > 255) {
-			e->overflow = 1;
-			return;
+	w.nreg = 0;
+	for (i = 0; i < w.nrg; i = j) {
+		g = &w.reg[w.nreg++];
+		g->lo = w.rg[i].lo;
+		g->first = (uint16_t)i;
+		g->below = (uint16_t)below;
+		j = i + 1;
+		nexc = len = 0;
+		while (is_constant(&w.rg[i].leaf)) {
+			int n = nexc, l = len;
+
+			for (k = j; k < w.nrg && single(k) &&
+			    !same_constant(&w.rg[k].leaf, &w.rg[i].leaf); k++) {
+				n++;
+				l += 1 + (is_constant(&w.rg[k].leaf) ? 0 :
+				    leaf_len(&w.rg[k].leaf));
+			}
+			if (k == j || k >= w.nrg || n > REGION_MAXEXC ||
+			    l > REGION_MAXLEN ||
+			    !same_constant(&w.rg[k].leaf, &w.rg[i].leaf))
+				break;
+			nexc = n;
+			len = l;
+			j = k + 1;
 		}
-		rest = len - 1;		/* instructions before the RET */
-		for (k = 0; k < TAME_MAXCOND && r->cond[k].op; k++) {
-			rest -= cond_len(&r->cond[k]);
-			emit_cond(e, &r->cond[k], rest + 1);
-		}
-		emit_ret(e, e->pool->ret[i]);
+		g->n = (uint16_t)(j - i);
+		for (k = i; k < j; k++)
+			below += w.rg[k].width;
 	}
-	emit_ret(e, l->fallback);
+	w.reg[w.nreg].below = (uint16_t)below;	/* for split() */
 }
 
-struct range {
-	uint32_t lo;		/* first number */
-	uint16_t leaf;		/* its answer: an index into the leaves */
-	uint16_t width;		/* syscall numbers the kernel walks for it */
-};
+/* Is the region a bare constant, taking no instruction of its own? */
+static int
+region_constant(const struct region *g)
+{
+	return g->n == 1 && is_constant(&w.rg[g->first].leaf);
+}
+
+/* The ranges of a region other than its default, in the order tested. */
+static int
+exception(const struct region *g, int k)
+{
+	return k > 0 && !same_constant(&w.rg[g->first + k].leaf,
+	    &w.rg[g->first].leaf);
+}
+
+static int
+region_len(const struct region *g)
+{
+	const struct leaf *l;
+	int k, len = 0;
+
+	if (g->n == 1)
+		return region_constant(g) ? 0 : leaf_len(&w.rg[g->first].leaf);
+	for (k = 1; k < g->n; k++) {
+		if (!exception(g, k))
+			continue;
+		l = &w.rg[g->first + k].leaf;
+		len += 1 + (is_constant(l) ? 0 : leaf_len(l));
+	}
+	return len;
+}
 
 /*
- * Where to split the ranges [a, b]: where half the syscall numbers they
- * cover lie on each side, not half the ranges.  At attach time the
+ * Where to split the regions [a, b]: where half the syscall numbers they
+ * cover lie on each side, not half the regions.  At attach time the
  * kernel walks the program once per syscall number (its cache analysis),
- * so a wide range of refused numbers belongs near the root: 9% fewer
- * steps.  (Measured, most of the attach time is converting and JITing
- * the branches, which this does not change.)  weight[i] is how many
- * numbers ranges 0..i-1 cover.
+ * so a wide run of refused numbers belongs near the root.
  */
-static uint16_t		 weight[MAXNR + 1];
-
 static int
 split(int a, int b)
 {
 	int lo = a + 1, hi = b, mid, half;
 
-	half = (weight[a] + weight[b + 1] + 1) / 2;
-	while (lo < hi) {		/* first mid with weight[mid] >= half */
+	half = (w.reg[a].below + w.reg[b + 1].below + 1) / 2;
+	while (lo < hi) {		/* first mid with below >= half */
 		mid = (lo + hi) / 2;
-		if (weight[mid] < half)
+		if (w.reg[mid].below < half)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	/* the boundary just below may balance better */
-	if (lo > a + 1 && half - weight[lo - 1] < weight[lo] - half)
+	if (lo > a + 1 &&
+	    half - w.reg[lo - 1].below < w.reg[lo].below - half)
 		lo--;
 	return lo;
 }
 
-/*
- * Inside a chunk (a subtree short enough for 8-bit jumps), a constant
- * leaf takes no instruction of its own: the JGE that reaches it jumps to
- * one RET per distinct constant, placed after the chunk.  That saves
- * about a third of the program, and attach time with it.
- */
-
-struct patch {
-	int		 at;		/* the JGE */
-	int		 jt;		/* its jt (else its jf) */
-	uint32_t	 ret;
-};
-
-static struct patch	 patches[MAXNR];
-static int		 npatches;
-
 static int
-is_constant(const struct leaf *l)
-{
-	return l->nrows == 0;
-}
-
-static int
-leaf_len(const struct emitter *e, const struct leaf *l)
-{
-	const struct tame_rule *r;
-	int i, k, len = 1;
-
-	for (i = l->first; i < l->first + l->nrows; i++) {
-		r = &tame_rules[e->pool->row[i]];
-		for (len++, k = 0; k < TAME_MAXCOND && r->cond[k].op; k++)
-			len += cond_len(&r->cond[k]);
-	}
-	return len;
-}
-
-/* Instructions of the subtree [a, b] inside a chunk. */
-static int
-chunk_len(const struct emitter *e, const struct range *rg, int a, int b,
-    const struct leaf *leaves)
+chunk_len(int a, int b)
 {
 	int mid;
 
 	if (a == b)
-		return is_constant(&leaves[rg[a].leaf]) ? 0 :
-		    leaf_len(e, &leaves[rg[a].leaf]);
+		return region_len(&w.reg[a]);
 	mid = split(a, b);
-	return 1 + chunk_len(e, rg, a, mid - 1, leaves) +
-	    chunk_len(e, rg, mid, b, leaves);
+	return 1 + chunk_len(a, mid - 1) + chunk_len(mid, b);
+}
+
+/* Add an answer to the chunk's RETs; 0 when there are too many. */
+static int
+chunk_add(struct chunk *c, uint32_t ret)
+{
+	int i;
+
+	for (i = 0; i < c->nret && c->ret[i] != ret; i++)
+		;
+	if (i == c->nret) {
+		if (c->nret == CHUNK_MAXRET)
+			return 0;
+		c->ret[c->nret++] = ret;
+	}
+	return 1;
+}
+
+static int
+leaf_collect(struct chunk *c, const struct leaf *l)
+{
+	int i;
+
+	for (i = 0; i < l->nrows; i++)
+		if (!chunk_add(c, w.pool[l->first + i].ret))
+			return 0;
+	return chunk_add(c, l->fallback);
+}
+
+/* Every answer the regions [a, b] jump to. */
+static int
+chunk_collect(struct chunk *c, int a, int b)
+{
+	const struct region *g;
+	int i, k;
+
+	for (c->nret = 0, i = a; i <= b; i++) {
+		g = &w.reg[i];
+		for (k = 0; k < g->n; k++)
+			if ((k == 0 || exception(g, k)) &&
+			    !leaf_collect(c, &w.rg[g->first + k].leaf))
+				return 0;
+	}
+	return 1;
 }
 
 /*
- * The RETs a chunk over [a, b] appends: one per distinct constant.  More
- * than a handful never happens; if it did, the answer is "too many" and
- * the subtree is split instead.
+ * A region inside a chunk: a JEQ per exception, arg-checked calls first
+ * (they run at every call; the constants run only at attach time), the
+ * last JEQ falling through to the default; then the exceptions' leaves.
  */
-static int
-chunk_rets(const struct range *rg, int a, int b, const struct leaf *leaves)
-{
-	uint32_t seen[16];
-	int i, j, n = 0;
-
-	for (i = a; i <= b; i++) {
-		if (!is_constant(&leaves[rg[i].leaf]))
-			continue;
-		for (j = 0; j < n && seen[j] != leaves[rg[i].leaf].fallback; j++)
-			;
-		if (j < n)
-			continue;
-		if (n == 16)
-			return 256;
-		seen[n++] = leaves[rg[i].leaf].fallback;
-	}
-	return n;
-}
-
 static void
-chunk_child(struct emitter *e, const struct range *rg, int a, int b,
-    const struct leaf *leaves, int at, int jt)
-{
-	const struct leaf *l = &leaves[rg[a].leaf];
-
-	if (a == b && is_constant(l)) {
-		patches[npatches].at = at;
-		patches[npatches].jt = jt;
-		patches[npatches++].ret = l->fallback;
-		return;
-	}
-	if (jt)
-		e->p->insn[at].jt = (uint8_t)(e->p->len - at - 1);
-	if (a == b) {
-		emit_leaf(e, l);
-		return;
-	}
-	{
-		int mid = split(a, b), node = e->p->len;
-
-		emit(e, BPF_JMP | BPF_JGE | BPF_K, (uint32_t)rg[mid].lo, 0, 0);
-		chunk_child(e, rg, a, mid - 1, leaves, node, 0);
-		chunk_child(e, rg, mid, b, leaves, node, 1);
-	}
-}
-
-static void
-emit_chunk(struct emitter *e, const struct range *rg, int a, int b,
-    const struct leaf *leaves)
+emit_region(struct emitter *e, const struct chunk *c, const struct region *g)
 {
 	struct tame_prog *p = e->p;
-	int i, j, off, pos;
+	const struct leaf *l;
+	int pass, k, at, target, last = -1;
 
-	npatches = 0;
-	chunk_child(e, rg, a, b, leaves, -1, 0);	/* a < b: a JGE first */
-	for (i = 0; i < npatches && !e->overflow; i++) {
-		if (patches[i].at < 0)
-			continue;	/* its RET is placed already */
-		pos = p->len;
-		emit_ret(e, patches[i].ret);
-		for (j = i; j < npatches; j++) {
-			if (patches[j].at < 0 || patches[j].ret != patches[i].ret)
+	if (g->n == 1) {
+		emit_leaf(e, c, &w.rg[g->first].leaf);
+		return;
+	}
+	for (k = 1, target = p->len; k < g->n; k++)
+		target += exception(g, k);	/* past the JEQs: leaves */
+	for (pass = 0; pass < 2; pass++) {
+		for (k = 1; k < g->n; k++) {
+			l = &w.rg[g->first + k].leaf;
+			if (!exception(g, k) || is_constant(l) != pass)
 				continue;
-			off = pos - patches[j].at - 1;
-			if (off > 255) {
-				e->overflow = 1;
+			at = p->len;
+			emit(e, BPF_JMP | BPF_JEQ | BPF_K, w.rg[g->first + k].lo,
+			    0, 0);
+			if (e->overflow)
 				return;
+			if (pass) {
+				p->insn[at].jt = offset(e, at, ret_at(c, l->fallback));
+			} else {
+				p->insn[at].jt = (uint8_t)(target - at - 1);
+				target += leaf_len(l);
 			}
-			if (patches[j].jt)
-				p->insn[patches[j].at].jt = (uint8_t)off;
-			else
-				p->insn[patches[j].at].jf = (uint8_t)off;
-			patches[j].at = -1;
+			last = at;
 		}
+	}
+	p->insn[last].jf = offset(e, last,
+	    ret_at(c, w.rg[g->first].leaf.fallback));
+	for (k = 1; k < g->n; k++) {
+		l = &w.rg[g->first + k].leaf;
+		if (exception(g, k) && !is_constant(l))
+			emit_leaf(e, c, l);
 	}
 }
 
+static void
+chunk_node(struct emitter *e, const struct chunk *c, int a, int b)
+{
+	struct tame_prog *p = e->p;
+	const struct region *left, *right;
+	int mid, at;
+
+	if (a == b) {
+		emit_region(e, c, &w.reg[a]);
+		return;
+	}
+	mid = split(a, b);
+	left = &w.reg[a];
+	right = &w.reg[mid];
+	at = p->len;
+	emit(e, BPF_JMP | BPF_JGE | BPF_K, right->lo, 0, 0);
+	if (e->overflow)
+		return;
+	if (a == mid - 1 && region_constant(left))
+		p->insn[at].jf = offset(e, at,
+		    ret_at(c, w.rg[left->first].leaf.fallback));
+	else
+		chunk_node(e, c, a, mid - 1);
+	if (e->overflow)
+		return;
+	if (mid == b && region_constant(right)) {
+		p->insn[at].jt = offset(e, at,
+		    ret_at(c, w.rg[right->first].leaf.fallback));
+	} else {
+		p->insn[at].jt = (uint8_t)(p->len - at - 1);
+		chunk_node(e, c, mid, b);
+	}
+}
+
+/* The chunk over [a, b], or 0 when it would not fit in 8-bit jumps. */
+static int
+emit_chunk(struct emitter *e, int a, int b)
+{
+	struct chunk c;
+	int i, len = chunk_len(a, b);
+
+	if (!chunk_collect(&c, a, b) || len + c.nret > 255)
+		return 0;
+	c.rets_at = e->p->len + len;
+	chunk_node(e, &c, a, b);
+	for (i = 0; i < c.nret; i++)
+		emit_ret(e, c.ret[i]);
+	return 1;
+}
+
 /*
- * Emit the search over ranges [a, b]: a chunk when it is short enough,
+ * Emit the search over regions [a, b]: a chunk when it is short enough,
  * else a JGE whose right subtree follows the left one; when the left is
  * too long for an 8-bit jump, a JA (32-bit offset) hops over it, which
  * the kernel's cache analysis follows as well.
  */
 static void
-emit_tree(struct emitter *e, const struct range *rg, int a, int b,
-    const struct leaf *leaves)
+emit_tree(struct emitter *e, int a, int b)
 {
 	struct tame_prog *p = e->p;
 	int at, left, mid;
 
-	if (e->overflow)
+	if (e->overflow || emit_chunk(e, a, b))
 		return;
 	if (a == b) {
-		emit_leaf(e, &leaves[rg[a].leaf]);
-		return;
-	}
-	if (chunk_len(e, rg, a, b, leaves) + chunk_rets(rg, a, b, leaves) <=
-	    255) {
-		emit_chunk(e, rg, a, b, leaves);
+		e->overflow = 1;	/* one region longer than a chunk */
 		return;
 	}
 	mid = split(a, b);
 	at = p->len;
-	emit(e, BPF_JMP | BPF_JGE | BPF_K, (uint32_t)rg[mid].lo, 0, 0);
-	emit_tree(e, rg, a, mid - 1, leaves);
+	emit(e, BPF_JMP | BPF_JGE | BPF_K, w.reg[mid].lo, 0, 0);
+	emit_tree(e, a, mid - 1);
 	if (e->overflow)
 		return;
 	left = p->len - at - 1;
@@ -513,7 +765,7 @@ emit_tree(struct emitter *e, const struct range *rg, int a, int b,
 		p->insn[at + 1] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JA,
 		    (uint32_t)left, 0, 0);
 	}
-	emit_tree(e, rg, mid, b, leaves);
+	emit_tree(e, mid, b);
 }
 
 uint32_t
@@ -522,63 +774,69 @@ tame_audit_arch(void)
 	return AUDIT_ARCH_NATIVE;
 }
 
+/* One number's answer, as a new range or a wider last one. */
+static void
+add_number(int nr, const struct leaf *l)
+{
+	struct range *last = &w.rg[w.nrg - 1];
+
+	if (w.nrg > 0 && same_constant(l, &last->leaf)) {
+		last->width++;
+		return;
+	}
+	last = &w.rg[w.nrg++];
+	last->lo = (uint32_t)nr;
+	last->width = 1;
+	last->leaf = *l;
+}
+
 int
 tame_compile(const struct tame_target *next, const struct tame_target *prev,
     uint64_t gate, struct tame_prog *out)
 {
-	static struct range rg[MAXNR + 1];
-	struct emitter e = { out, &next_pool, gate, 0 };
-	int i, nr, n, nranges = 0;
+	struct emitter e = { out, gate, 0 };
+	struct leaf l, old;
+	int nr, mark;
 
-	index_rows();
-	n = nr_limit;		/* the last range: every higher number */
-	if (n >= MAXNR || tame_nrules > MAXRULES) {
+	if (NR_LIMIT >= MAXNR || tame_nrules > MAXRULES) {
 		errno = E2BIG;		/* raise MAXNR or MAXRULES */
 		return -1;
 	}
-	next_pool.len = prev_pool.len = 0;
-	for (nr = 0; nr < n; nr++) {
-		leaf_build(&next_leaves[nr], &next_pool, nr, next);
-		if (prev == NULL)
-			continue;
-		leaf_build(&prev_leaves[nr], &prev_pool, nr, prev);
-		if (leaf_equal(&next_leaves[nr], &next_pool, &prev_leaves[nr],
-		    &prev_pool)) {
-			/* the older filter already answers this call */
-			next_leaves[nr].nrows = 0;
-			next_leaves[nr].fallback = SECCOMP_RET_ALLOW;
+	index_rows();
+	w.npool = w.nrg = 0;
+	for (nr = 0; nr < NR_LIMIT; nr++) {
+		leaf_build(&l, nr, next);
+		if (prev != NULL) {
+			mark = w.npool;
+			leaf_build(&old, nr, prev);
+			w.npool = mark;
+			if (leaf_equal(&l, &old)) {
+				/* the older filter already answers this call */
+				w.npool = l.first;
+				l.nrows = 0;
+				l.fallback = SECCOMP_RET_ALLOW;
+			}
 		}
-	}
-	for (nr = 0; nr < n; nr++) {
-		if (nranges > 0 && leaf_same_constant(&next_leaves[nr],
-		    &next_leaves[rg[nranges - 1].leaf])) {
-			rg[nranges - 1].width++;
-			continue;
-		}
-		rg[nranges].lo = (uint32_t)nr;
-		rg[nranges].leaf = (uint16_t)nr;
-		rg[nranges++].width = 1;
+		add_number(nr, &l);
 	}
 #ifdef X32_SYSCALL_BIT
 	/*
 	 * x32 numbers (bit 30 set) die.  As the tree's last range, of no
 	 * width the kernel walks, the check costs attach time nothing.
 	 */
-	next_leaves[n].fallback = SECCOMP_RET_KILL_PROCESS;
-	next_leaves[n].nrows = 0;
-	rg[nranges].lo = X32_SYSCALL_BIT;
-	rg[nranges].leaf = (uint16_t)n;
-	rg[nranges++].width = 0;
+	l.fallback = SECCOMP_RET_KILL_PROCESS;
+	l.nrows = 0;
+	add_number(X32_SYSCALL_BIT, &l);
+	w.rg[w.nrg - 1].width = 0;
 #endif
-	for (weight[0] = 0, i = 0; i < nranges; i++)
-		weight[i + 1] = weight[i] + rg[i].width;
+	build_regions();
 
 	out->len = 0;
 	emit_load(&e, OFF_ARCH);
 	emit(&e, BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_NATIVE, 1, 0);
 	emit_ret(&e, SECCOMP_RET_KILL_PROCESS);
 	emit_load(&e, OFF_NR);
-	emit_tree(&e, rg, 0, nranges - 1, next_leaves);
+	emit_tree(&e, 0, w.nreg - 1);
 	if (e.overflow) {
 		errno = E2BIG;
 		return -1;

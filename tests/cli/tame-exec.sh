@@ -55,8 +55,14 @@ $X -f stdio,rpath -- sh -c 'exit 3' 2>/dev/null; status=$?
 
 # --check reports Landlock on this kernel; --dump-bpf prints a program
 $X --check | grep -q '^Landlock: ABI [1-9]' || no "--check shows no Landlock"
-n=$($X --dump-bpf stdio | grep -c 'ret')
-[ "$n" -gt 10 ] || no "--dump-bpf printed $n RET instructions"
+dump=$($X --dump-bpf stdio)
+want=$(printf '%s\n' "$dump" | sed -n '1s/.*: \([0-9]*\) instructions$/\1/p')
+n=$(printf '%s\n' "$dump" | grep -c '^[0-9]\{4\}: ')
+[ -n "$want" ] && [ "$n" -eq "$want" ] ||
+	no "--dump-bpf printed $n instructions, its header says '$want'"
+for ret in 'ret ALLOW' 'ret KILL_PROCESS' 'ret TRAP(0)'; do
+	printf '%s\n' "$dump" | grep -q "$ret" || no "--dump-bpf has no $ret"
+done
 
 # unprivileged, where no_new_privs is what makes seccomp possible at all
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
