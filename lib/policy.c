@@ -26,13 +26,12 @@
 
 #include "policy.h"
 
-#define SYS(n)		.nr = __NR_##n, .name = #n
+#define SYS(n)		.name = #n, .nr = __NR_##n	/* then any, all, ... */
 #define NV(...)		(sizeof((uint32_t[]){ __VA_ARGS__ }) / sizeof(uint32_t))
-#define IN(a, m, ...)	{ TC_IN, a, NV(__VA_ARGS__), m, \
-			  (const uint32_t[]){ __VA_ARGS__ } }
-#define ISNULL(a)	{ TC_NULL, a, 0, 0, NULL }
-#define NOTNULL(a)	{ TC_NOTNULL, a, 0, 0, NULL }
-#define FROM_LIBTAME	{ TC_GATE, 0, 0, 0, NULL }
+#define IN(a, m, ...)	{ TC_IN, a, NV(__VA_ARGS__), m, { __VA_ARGS__ } }
+#define ISNULL(a)	{ TC_NULL, a, 0, 0, { 0 } }
+#define NOTNULL(a)	{ TC_NOTNULL, a, 0, 0, { 0 } }
+#define FROM_LIBTAME	{ TC_GATE, 0, 0, 0, { 0 } }
 #define ALL32		0xffffffffu
 
 /* Flag groups used by rows. */
@@ -544,18 +543,18 @@ const struct tame_rule tame_rules[] = {
 const int tame_nrules = sizeof(tame_rules) / sizeof(tame_rules[0]);
 
 const struct tame_lpath tame_lpaths[] = {
-	{ TAME__BASE, "/etc/localtime", TL_READ },
-	{ TAME__BASE, "/usr/share/zoneinfo", TL_READ },
-	{ TAME_GETPW, "/etc/passwd", TL_READ },
-	{ TAME_GETPW, "/etc/group", TL_READ },
-	{ TAME_GETPW, "/etc/nsswitch.conf", TL_READ },
-	{ TAME_DNSPATH, "/etc/resolv.conf", TL_READ },
-	{ TAME_DNSPATH, "/etc/hosts", TL_READ },
-	{ TAME_DNSPATH, "/etc/host.conf", TL_READ },
-	{ TAME_DNSPATH, "/etc/services", TL_READ },
-	{ TAME_DNSPATH, "/etc/nsswitch.conf", TL_READ },
-	{ TAME_DNSPATH, "/etc/gai.conf", TL_READ },
-	{ TAME_TMPPATH, "/tmp", TL_FULL },
+	{ TAME__BASE, TL_READ, "/etc/localtime" },
+	{ TAME__BASE, TL_READ, "/usr/share/zoneinfo" },
+	{ TAME_GETPW, TL_READ, "/etc/passwd" },
+	{ TAME_GETPW, TL_READ, "/etc/group" },
+	{ TAME_GETPW, TL_READ, "/etc/nsswitch.conf" },
+	{ TAME_DNSPATH, TL_READ, "/etc/resolv.conf" },
+	{ TAME_DNSPATH, TL_READ, "/etc/hosts" },
+	{ TAME_DNSPATH, TL_READ, "/etc/host.conf" },
+	{ TAME_DNSPATH, TL_READ, "/etc/services" },
+	{ TAME_DNSPATH, TL_READ, "/etc/nsswitch.conf" },
+	{ TAME_DNSPATH, TL_READ, "/etc/gai.conf" },
+	{ TAME_TMPPATH, TL_FULL, "/tmp" },
 };
 const int tame_nlpaths = sizeof(tame_lpaths) / sizeof(tame_lpaths[0]);
 

@@ -41,29 +41,35 @@ enum tame_op {
 
 #define TAME_MAXVAL	12		/* values one compare may list */
 #define TAME_MAXCOND	3
+#define TAME_MAXNAME	24		/* a syscall name and its NUL */
 
 /*
- * Kept small on purpose: tame() reads the whole table in a fresh process,
- * and every cache line of it is a miss there.
+ * No pointers anywhere in the tables: a pointer in static data is a
+ * relocation in every position-independent program that links libtame,
+ * and the dynamic loader writes, so copies, every page holding one
+ * before main() runs.  Without them the tables stay read-only, shared
+ * with every other process, and cost a fresh process nothing until
+ * tame() reads them; strings and value lists are stored inline.
  */
 struct tame_cond {
 	uint8_t		 op;
 	uint8_t		 arg;		/* 0 to 5 */
 	uint8_t		 nval;
 	uint32_t	 mask;
-	const uint32_t	*val;		/* nval values */
+	uint32_t	 val[TAME_MAXVAL];
 };
 
+/* What tame() reads comes first: one cache line a row. */
 struct tame_rule {
 	int		 nr;		/* native syscall number */
-	const char	*name;
 	int		 any;		/* one of these flags must be held */
 	int		 all;		/* and all of these */
 	uint8_t		 action;
 	uint8_t		 ncond;
 	int16_t		 errnum;	/* for TA_ERRNO */
 	struct tame_cond cond[TAME_MAXCOND];
-	const char	*why;		/* one line, for the man page and reports */
+	char		 name[TAME_MAXNAME];
+	char		 why[64];	/* one line, for the man page and reports */
 };
 
 extern const struct tame_rule	tame_rules[];
@@ -77,8 +83,8 @@ enum tame_lpath_right {
 
 struct tame_lpath {
 	int		 flag;		/* TAME__BASE, TAME_GETPW, ... */
-	const char	*path;
 	int		 rights;
+	char		 path[32];
 };
 
 extern const struct tame_lpath	tame_lpaths[];
@@ -86,10 +92,10 @@ extern const int		tame_nlpaths;
 
 /* Public flag names, in table order, and what each one implies. */
 struct tame_flagname {
-	const char	*name;
+	char		 name[8];
 	int		 flag;
 	int		 implies;
-	const char	*what;
+	char		 what[48];
 };
 
 extern const struct tame_flagname tame_flagnames[];

@@ -11,8 +11,9 @@
 
 #include "policy.h"
 
+/* Names inline, not pointers: no relocations (see policy.h). */
 struct sysname {
-	const char	*name;
+	char		 name[TAME_MAXNAME];
 	int		 nr;
 };
 
@@ -21,6 +22,11 @@ static const struct sysname sysnames[] = {
 #include "sysnames.h"
 #undef X
 };
+
+#define X(name)		_Static_assert(sizeof(#name) <= TAME_MAXNAME, \
+			    "raise TAME_MAXNAME for " #name);
+#include "sysnames.h"
+#undef X
 #define NSYSNAMES	(int)(sizeof(sysnames) / sizeof(sysnames[0]))
 
 const char *
