@@ -145,6 +145,8 @@ hf cat-4k 300 cat-untamed "$B/ports/cat-untamed $SMALL" \
     tame-cat "$B/ports/tame-cat $SMALL"
 hf link-4k 300 cat-untamed "$B/ports/cat-untamed $SMALL" \
     cat-linked "$B/bench/cat-linked $SMALL"
+hf floor-4k 300 cat-untamed "$B/ports/cat-untamed $SMALL" \
+    cat-floor "$B/bench/cat-floor $SMALL"
 hf cat-100m 20 cat-untamed "$B/ports/cat-untamed $BIG" \
     tame-cat "$B/ports/tame-cat $BIG"
 hf tame-exec-4k 300 /bin/cat "/bin/cat $SMALL" \
