@@ -88,20 +88,34 @@ struct region {
 };
 
 /*
- * The compiler's working memory, one static block (nothing is allocated:
- * tame() must work after MALLOC is gone).  Capacities are the worst case,
- * only the front of each array is used, and keeping them together keeps
- * a fresh process's page faults to a few.
+ * The compiler's working memory.  Nothing is allocated (tame() must work
+ * after MALLOC is gone), and in the fresh process tame() usually runs in
+ * every page first touched is a page fault, about 5 µs on a VM, several
+ * times what compiling costs.  So the arrays are carved one after the
+ * other out of one page-aligned block, each as long as this compile needs:
+ * the rows sorted by number, the pool, the ranges, the regions.  Together
+ * they usually fit in one page.
  */
-static struct {
-	uint16_t	 by_nr[MAXRULES];	/* rows grouped by number */
-	uint16_t	 nr_first[MAXNR + 1];	/* into by_nr */
-	int		 indexed;
+#define ARENA		(MAXRULES * 2 + (MAXRULES * 2) * sizeof(struct pool_row) + \
+			 (MAXNR + 2) * sizeof(struct range) + \
+			 (MAXNR + 3) * sizeof(struct region) + 64)
+
+struct workspace {
+	uint16_t	*by_nr;		/* rows sorted by number */
+	int		 nby_nr;
+	int		 pool_max;	/* rows with compares, and one call's */
+	struct pool_row	*pool;
+	struct range	*rg;
+	struct region	*reg;
 	int		 npool, nrg, nreg;
-	struct pool_row	 pool[MAXRULES * 2];	/* a leaf, and its old one */
-	struct range	 rg[MAXNR + 2];
-	struct region	 reg[MAXNR + 3];
-} w;
+};
+
+static struct {
+	struct workspace w;		/* first, so it shares the page */
+	unsigned char	 bytes[ARENA];
+} arena __attribute__((aligned(4096)));
+
+static struct workspace *const w = &arena.w;
 
 struct emitter {
 	struct tame_prog *p;
@@ -112,25 +126,39 @@ struct emitter {
 /* Numbers at and above this one share the last range before x32. */
 #define NR_LIMIT	(tame_syscall_max() + 2)
 
+static void *
+carve(void *from, size_t len)
+{
+	uintptr_t p = ((uintptr_t)from + 7) & ~(uintptr_t)7;
+
+	return p + len <= (uintptr_t)arena.bytes + ARENA ? (void *)p : NULL;
+}
+
+/* Sort the rows by number (a counting sort, in table order within one). */
 static void
 index_rows(void)
 {
-	uint16_t count[MAXNR + 1] = { 0 };
-	int i, nr;
+	uint16_t count[MAXNR + 1] = { 0 }, first[MAXNR + 1];
+	int i, nr, withconds = 0, most = 0;
 
-	if (w.indexed)
+	if (w->by_nr != NULL)
 		return;
-	for (i = 0; i < tame_nrules && i < MAXRULES; i++)
+	w->by_nr = (uint16_t *)(void *)arena.bytes;
+	for (i = 0; i < tame_nrules; i++) {
+		if ((nr = tame_rules[i].nr) < 0 || nr >= MAXNR)
+			continue;
+		if (++count[nr] > most)
+			most = count[nr];
+		withconds += tame_rules[i].cond[0].op != TC_END;
+	}
+	for (first[0] = 0, nr = 1; nr <= MAXNR; nr++)
+		first[nr] = first[nr - 1] + count[nr - 1];
+	for (i = 0; i < tame_nrules; i++)
 		if ((nr = tame_rules[i].nr) >= 0 && nr < MAXNR)
-			count[nr + 1]++;
-	for (nr = 0; nr < MAXNR; nr++)
-		w.nr_first[nr + 1] = w.nr_first[nr] + count[nr + 1];
-	for (nr = 0; nr <= MAXNR; nr++)
-		count[nr] = w.nr_first[nr];
-	for (i = 0; i < tame_nrules && i < MAXRULES; i++)
-		if ((nr = tame_rules[i].nr) >= 0 && nr < MAXNR)
-			w.by_nr[count[nr]++] = (uint16_t)i;
-	w.indexed = 1;
+			w->by_nr[first[nr]++] = (uint16_t)i;
+	w->nby_nr = first[MAXNR];
+	/* a leaf's rows all have compares, and one call's old leaf */
+	w->pool_max = withconds + most;
 }
 
 uint32_t
@@ -199,41 +227,41 @@ row_covers(const struct tame_rule *a, const struct tame_rule *b)
 }
 
 /*
- * The applicable rows of one call up to the first that needs no argument
+ * The applicable rows of one call (by_nr[lo, hi)) up to the first that needs no argument
  * test, which becomes the fallback; appended to the pool.  Trailing rows
  * whose answer equals the fallback change nothing and go.
  */
 static void
-leaf_build(struct leaf *l, int nr, const struct tame_target *t)
+leaf_build(struct leaf *l, int lo, int hi, const struct tame_target *t)
 {
 	const struct tame_rule *r;
 	int i, j;
 
 	l->fallback = tame_violation_ret(t->held);
-	l->first = (uint16_t)w.npool;
+	l->first = (uint16_t)w->npool;
 	l->nrows = 0;
-	for (i = w.nr_first[nr]; i < w.nr_first[nr + 1]; i++) {
-		r = &tame_rules[w.by_nr[i]];
+	for (i = lo; i < hi; i++) {
+		r = &tame_rules[w->by_nr[i]];
 		if (!tame_rule_applies(r, t->held))
 			continue;
 		if (r->cond[0].op == TC_END) {
 			l->fallback = tame_rule_ret(r, t->held, t->landlock_ok);
 			break;
 		}
-		for (j = l->first; j < w.npool &&
-		    !row_covers(&tame_rules[w.pool[j].row], r); j++)
+		for (j = l->first; j < w->npool &&
+		    !row_covers(&tame_rules[w->pool[j].row], r); j++)
 			;
-		if (j < w.npool)
+		if (j < w->npool)
 			continue;	/* an earlier row takes all its calls */
-		w.pool[w.npool].row = w.by_nr[i];
-		w.pool[w.npool++].ret = tame_rule_ret(r, t->held,
+		w->pool[w->npool].row = w->by_nr[i];
+		w->pool[w->npool++].ret = tame_rule_ret(r, t->held,
 		    t->landlock_ok);
 		l->nrows++;
 	}
 	while (l->nrows > 0 &&
-	    w.pool[l->first + l->nrows - 1].ret == l->fallback) {
+	    w->pool[l->first + l->nrows - 1].ret == l->fallback) {
 		l->nrows--;
-		w.npool--;
+		w->npool--;
 	}
 }
 
@@ -245,8 +273,8 @@ leaf_equal(const struct leaf *a, const struct leaf *b)
 	if (a->fallback != b->fallback || a->nrows != b->nrows)
 		return 0;
 	for (i = 0; i < a->nrows; i++)
-		if (w.pool[a->first + i].row != w.pool[b->first + i].row ||
-		    w.pool[a->first + i].ret != w.pool[b->first + i].ret)
+		if (w->pool[a->first + i].row != w->pool[b->first + i].row ||
+		    w->pool[a->first + i].ret != w->pool[b->first + i].ret)
 			return 0;
 	return 1;
 }
@@ -338,7 +366,7 @@ row_len(const struct tame_rule *before, const struct tame_rule *r)
 static const struct tame_rule *
 leaf_row(const struct leaf *l, int i)
 {
-	return i < 0 ? NULL : &tame_rules[w.pool[l->first + i].row];
+	return i < 0 ? NULL : &tame_rules[w->pool[l->first + i].row];
 }
 
 static int
@@ -456,7 +484,7 @@ emit_leaf(struct emitter *e, const struct chunk *c, const struct leaf *l)
 		for (k = 0; k < TAME_MAXCOND && r->cond[k].op; k++) {
 			loaded = k == 0 && reuses_load(before, r);
 			ok = k == TAME_MAXCOND - 1 || r->cond[k + 1].op == TC_END ?
-			    ret_at(c, w.pool[l->first + i].ret) :
+			    ret_at(c, w->pool[l->first + i].ret) :
 			    e->p->len + cond_len(&r->cond[k], loaded);
 			emit_cond(e, &r->cond[k], loaded, ok, next);
 		}
@@ -475,7 +503,7 @@ emit_leaf(struct emitter *e, const struct chunk *c, const struct leaf *l)
 static int
 single(int k)
 {
-	return k + 1 < w.nrg && w.rg[k + 1].lo - w.rg[k].lo == 1;
+	return k + 1 < w->nrg && w->rg[k + 1].lo - w->rg[k].lo == 1;
 }
 
 static void
@@ -484,26 +512,26 @@ build_regions(void)
 	struct region *g;
 	int i, j, k, nexc, len, below = 0;
 
-	w.nreg = 0;
-	for (i = 0; i < w.nrg; i = j) {
-		g = &w.reg[w.nreg++];
-		g->lo = w.rg[i].lo;
+	w->nreg = 0;
+	for (i = 0; i < w->nrg; i = j) {
+		g = &w->reg[w->nreg++];
+		g->lo = w->rg[i].lo;
 		g->first = (uint16_t)i;
 		g->below = (uint16_t)below;
 		j = i + 1;
 		nexc = len = 0;
-		while (is_constant(&w.rg[i].leaf)) {
+		while (is_constant(&w->rg[i].leaf)) {
 			int n = nexc, l = len;
 
-			for (k = j; k < w.nrg && single(k) &&
-			    !same_constant(&w.rg[k].leaf, &w.rg[i].leaf); k++) {
+			for (k = j; k < w->nrg && single(k) &&
+			    !same_constant(&w->rg[k].leaf, &w->rg[i].leaf); k++) {
 				n++;
-				l += 1 + (is_constant(&w.rg[k].leaf) ? 0 :
-				    leaf_len(&w.rg[k].leaf));
+				l += 1 + (is_constant(&w->rg[k].leaf) ? 0 :
+				    leaf_len(&w->rg[k].leaf));
 			}
-			if (k == j || k >= w.nrg || n > REGION_MAXEXC ||
+			if (k == j || k >= w->nrg || n > REGION_MAXEXC ||
 			    l > REGION_MAXLEN ||
-			    !same_constant(&w.rg[k].leaf, &w.rg[i].leaf))
+			    !same_constant(&w->rg[k].leaf, &w->rg[i].leaf))
 				break;
 			nexc = n;
 			len = l;
@@ -511,24 +539,24 @@ build_regions(void)
 		}
 		g->n = (uint16_t)(j - i);
 		for (k = i; k < j; k++)
-			below += w.rg[k].width;
+			below += w->rg[k].width;
 	}
-	w.reg[w.nreg].below = (uint16_t)below;	/* for split() */
+	w->reg[w->nreg].below = (uint16_t)below;	/* for split() */
 }
 
 /* Is the region a bare constant, taking no instruction of its own? */
 static int
 region_constant(const struct region *g)
 {
-	return g->n == 1 && is_constant(&w.rg[g->first].leaf);
+	return g->n == 1 && is_constant(&w->rg[g->first].leaf);
 }
 
 /* The ranges of a region other than its default, in the order tested. */
 static int
 exception(const struct region *g, int k)
 {
-	return k > 0 && !same_constant(&w.rg[g->first + k].leaf,
-	    &w.rg[g->first].leaf);
+	return k > 0 && !same_constant(&w->rg[g->first + k].leaf,
+	    &w->rg[g->first].leaf);
 }
 
 static int
@@ -538,11 +566,11 @@ region_len(const struct region *g)
 	int k, len = 0;
 
 	if (g->n == 1)
-		return region_constant(g) ? 0 : leaf_len(&w.rg[g->first].leaf);
+		return region_constant(g) ? 0 : leaf_len(&w->rg[g->first].leaf);
 	for (k = 1; k < g->n; k++) {
 		if (!exception(g, k))
 			continue;
-		l = &w.rg[g->first + k].leaf;
+		l = &w->rg[g->first + k].leaf;
 		len += 1 + (is_constant(l) ? 0 : leaf_len(l));
 	}
 	return len;
@@ -559,17 +587,17 @@ split(int a, int b)
 {
 	int lo = a + 1, hi = b, mid, half;
 
-	half = (w.reg[a].below + w.reg[b + 1].below + 1) / 2;
+	half = (w->reg[a].below + w->reg[b + 1].below + 1) / 2;
 	while (lo < hi) {		/* first mid with below >= half */
 		mid = (lo + hi) / 2;
-		if (w.reg[mid].below < half)
+		if (w->reg[mid].below < half)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	/* the boundary just below may balance better */
 	if (lo > a + 1 &&
-	    half - w.reg[lo - 1].below < w.reg[lo].below - half)
+	    half - w->reg[lo - 1].below < w->reg[lo].below - half)
 		lo--;
 	return lo;
 }
@@ -580,7 +608,7 @@ chunk_len(int a, int b)
 	int mid;
 
 	if (a == b)
-		return region_len(&w.reg[a]);
+		return region_len(&w->reg[a]);
 	mid = split(a, b);
 	return 1 + chunk_len(a, mid - 1) + chunk_len(mid, b);
 }
@@ -607,7 +635,7 @@ leaf_collect(struct chunk *c, const struct leaf *l)
 	int i;
 
 	for (i = 0; i < l->nrows; i++)
-		if (!chunk_add(c, w.pool[l->first + i].ret))
+		if (!chunk_add(c, w->pool[l->first + i].ret))
 			return 0;
 	return chunk_add(c, l->fallback);
 }
@@ -620,10 +648,10 @@ chunk_collect(struct chunk *c, int a, int b)
 	int i, k;
 
 	for (c->nret = 0, i = a; i <= b; i++) {
-		g = &w.reg[i];
+		g = &w->reg[i];
 		for (k = 0; k < g->n; k++)
 			if ((k == 0 || exception(g, k)) &&
-			    !leaf_collect(c, &w.rg[g->first + k].leaf))
+			    !leaf_collect(c, &w->rg[g->first + k].leaf))
 				return 0;
 	}
 	return 1;
@@ -642,18 +670,18 @@ emit_region(struct emitter *e, const struct chunk *c, const struct region *g)
 	int pass, k, at, target, last = -1;
 
 	if (g->n == 1) {
-		emit_leaf(e, c, &w.rg[g->first].leaf);
+		emit_leaf(e, c, &w->rg[g->first].leaf);
 		return;
 	}
 	for (k = 1, target = p->len; k < g->n; k++)
 		target += exception(g, k);	/* past the JEQs: leaves */
 	for (pass = 0; pass < 2; pass++) {
 		for (k = 1; k < g->n; k++) {
-			l = &w.rg[g->first + k].leaf;
+			l = &w->rg[g->first + k].leaf;
 			if (!exception(g, k) || is_constant(l) != pass)
 				continue;
 			at = p->len;
-			emit(e, BPF_JMP | BPF_JEQ | BPF_K, w.rg[g->first + k].lo,
+			emit(e, BPF_JMP | BPF_JEQ | BPF_K, w->rg[g->first + k].lo,
 			    0, 0);
 			if (e->overflow)
 				return;
@@ -667,9 +695,9 @@ emit_region(struct emitter *e, const struct chunk *c, const struct region *g)
 		}
 	}
 	p->insn[last].jf = offset(e, last,
-	    ret_at(c, w.rg[g->first].leaf.fallback));
+	    ret_at(c, w->rg[g->first].leaf.fallback));
 	for (k = 1; k < g->n; k++) {
-		l = &w.rg[g->first + k].leaf;
+		l = &w->rg[g->first + k].leaf;
 		if (exception(g, k) && !is_constant(l))
 			emit_leaf(e, c, l);
 	}
@@ -683,26 +711,26 @@ chunk_node(struct emitter *e, const struct chunk *c, int a, int b)
 	int mid, at;
 
 	if (a == b) {
-		emit_region(e, c, &w.reg[a]);
+		emit_region(e, c, &w->reg[a]);
 		return;
 	}
 	mid = split(a, b);
-	left = &w.reg[a];
-	right = &w.reg[mid];
+	left = &w->reg[a];
+	right = &w->reg[mid];
 	at = p->len;
 	emit(e, BPF_JMP | BPF_JGE | BPF_K, right->lo, 0, 0);
 	if (e->overflow)
 		return;
 	if (a == mid - 1 && region_constant(left))
 		p->insn[at].jf = offset(e, at,
-		    ret_at(c, w.rg[left->first].leaf.fallback));
+		    ret_at(c, w->rg[left->first].leaf.fallback));
 	else
 		chunk_node(e, c, a, mid - 1);
 	if (e->overflow)
 		return;
 	if (mid == b && region_constant(right)) {
 		p->insn[at].jt = offset(e, at,
-		    ret_at(c, w.rg[right->first].leaf.fallback));
+		    ret_at(c, w->rg[right->first].leaf.fallback));
 	} else {
 		p->insn[at].jt = (uint8_t)(p->len - at - 1);
 		chunk_node(e, c, mid, b);
@@ -745,7 +773,7 @@ emit_tree(struct emitter *e, int a, int b)
 	}
 	mid = split(a, b);
 	at = p->len;
-	emit(e, BPF_JMP | BPF_JGE | BPF_K, w.reg[mid].lo, 0, 0);
+	emit(e, BPF_JMP | BPF_JGE | BPF_K, w->reg[mid].lo, 0, 0);
 	emit_tree(e, a, mid - 1);
 	if (e->overflow)
 		return;
@@ -775,19 +803,22 @@ tame_audit_arch(void)
 }
 
 /* One number's answer, as a new range or a wider last one. */
-static void
+static int
 add_number(int nr, const struct leaf *l)
 {
-	struct range *last = &w.rg[w.nrg - 1];
+	struct range *last = w->nrg > 0 ? &w->rg[w->nrg - 1] : NULL;
 
-	if (w.nrg > 0 && same_constant(l, &last->leaf)) {
+	if (last != NULL && same_constant(l, &last->leaf)) {
 		last->width++;
-		return;
+		return 0;
 	}
-	last = &w.rg[w.nrg++];
+	if (carve(&w->rg[w->nrg + 1], 0) == NULL)
+		return -1;
+	last = &w->rg[w->nrg++];
 	last->lo = (uint32_t)nr;
 	last->width = 1;
 	last->leaf = *l;
+	return 0;
 }
 
 int
@@ -796,28 +827,38 @@ tame_compile(const struct tame_target *next, const struct tame_target *prev,
 {
 	struct emitter e = { out, gate, 0 };
 	struct leaf l, old;
-	int nr, mark;
+	int nr, lo, hi, mark;
 
 	if (NR_LIMIT >= MAXNR || tame_nrules > MAXRULES) {
 		errno = E2BIG;		/* raise MAXNR or MAXRULES */
 		return -1;
 	}
+	/*
+	 * Write before reading: a read first maps the zero page, and the
+	 * write after it faults a second time.
+	 */
+	w->npool = w->nrg = 0;
 	index_rows();
-	w.npool = w.nrg = 0;
-	for (nr = 0; nr < NR_LIMIT; nr++) {
-		leaf_build(&l, nr, next);
+	w->pool = carve(w->by_nr + w->nby_nr, 0);
+	w->rg = carve(w->pool + w->pool_max, 0);
+	for (nr = lo = 0; nr < NR_LIMIT; nr++, lo = hi) {
+		for (hi = lo; hi < w->nby_nr && tame_rules[w->by_nr[hi]].nr == nr;
+		    hi++)
+			;
+		leaf_build(&l, lo, hi, next);
 		if (prev != NULL) {
-			mark = w.npool;
-			leaf_build(&old, nr, prev);
-			w.npool = mark;
+			mark = w->npool;
+			leaf_build(&old, lo, hi, prev);
+			w->npool = mark;
 			if (leaf_equal(&l, &old)) {
 				/* the older filter already answers this call */
-				w.npool = l.first;
+				w->npool = l.first;
 				l.nrows = 0;
 				l.fallback = SECCOMP_RET_ALLOW;
 			}
 		}
-		add_number(nr, &l);
+		if (add_number(nr, &l) == -1)
+			goto toobig;
 	}
 #ifdef X32_SYSCALL_BIT
 	/*
@@ -826,9 +867,13 @@ tame_compile(const struct tame_target *next, const struct tame_target *prev,
 	 */
 	l.fallback = SECCOMP_RET_KILL_PROCESS;
 	l.nrows = 0;
-	add_number(X32_SYSCALL_BIT, &l);
-	w.rg[w.nrg - 1].width = 0;
+	if (add_number(X32_SYSCALL_BIT, &l) == -1)
+		goto toobig;
+	w->rg[w->nrg - 1].width = 0;
 #endif
+	w->reg = carve(w->rg + w->nrg, (w->nrg + 1) * sizeof(struct region));
+	if (w->reg == NULL)
+		goto toobig;
 	build_regions();
 
 	out->len = 0;
@@ -836,10 +881,10 @@ tame_compile(const struct tame_target *next, const struct tame_target *prev,
 	emit(&e, BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_NATIVE, 1, 0);
 	emit_ret(&e, SECCOMP_RET_KILL_PROCESS);
 	emit_load(&e, OFF_NR);
-	emit_tree(&e, 0, w.nreg - 1);
-	if (e.overflow) {
-		errno = E2BIG;
-		return -1;
-	}
-	return 0;
+	emit_tree(&e, 0, w->nreg - 1);
+	if (!e.overflow)
+		return 0;
+toobig:
+	errno = E2BIG;
+	return -1;
 }

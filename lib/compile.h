@@ -10,8 +10,8 @@
 #define TAME_MAXINSN	4096		/* BPF_MAXINSNS */
 
 struct tame_prog {
+	int			 len;		/* first: in the page of insn[0] */
 	struct sock_filter	 insn[TAME_MAXINSN];
-	int			 len;
 };
 
 /* Everything that decides what one compiled filter does. */
