@@ -41,12 +41,13 @@ static int	dump_bpf(const char *, int);
 static int	find_command(const char *, char *, size_t);
 static void	require_dynamic(const char *, const char *, int);
 static int	find_preload(char *, size_t);
+static void	set_environment(const char *, int);
 static void	print_insn(int, const struct sock_filter *);
 
 int
 main(int argc, char *argv[])
 {
-	char cmd[PATH_MAX], preload[PATH_MAX], env[64], *old, *joined;
+	char cmd[PATH_MAX], preload[PATH_MAX];
 	const char *fstr = "stdio", *bad = NULL;
 	int flags, i;
 
@@ -89,17 +90,7 @@ main(int argc, char *argv[])
 		errx(1, "cannot find %s beside tame-exec; reinstall libtame",
 		    PRELOAD_NAME);
 
-	old = getenv("LD_PRELOAD");
-	if (old != NULL && *old != '\0') {
-		if (asprintf(&joined, "%s:%s", preload, old) == -1)
-			err(1, "asprintf");
-	} else
-		joined = preload;
-	if (setenv("LD_PRELOAD", joined, 1) == -1)
-		err(1, "setenv");
-	snprintf(env, sizeof(env), "%#x", flags);
-	if (setenv("TAME_EXEC_FLAGS", env, 1) == -1)
-		err(1, "setenv");
+	set_environment(preload, flags);
 	/* a setuid CMD must not gain privilege, or glibc drops the preload */
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
 		err(1, "prctl(PR_SET_NO_NEW_PRIVS)");
@@ -153,10 +144,12 @@ require_dynamic(const char *name, const char *path, int depth)
 	Elf64_Ehdr eh;
 	Elf64_Phdr ph;
 	char buf[PATH_MAX], *interp, *end;
+	off_t off;
 	ssize_t n;
 	int fd, i, dynamic = 0;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+	/* closed before the exec: no O_CLOEXEC, which costs musl a fcntl */
+	if ((fd = open(path, O_RDONLY)) == -1)
 		err(126, "%s", path);
 	n = read(fd, buf, sizeof(buf) - 1);
 	if (n >= 2 && buf[0] == '#' && buf[1] == '!' && depth == 0) {
@@ -174,9 +167,12 @@ require_dynamic(const char *name, const char *path, int depth)
 	if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_machine != ELF_MACHINE)
 		errx(126, "%s: built for another architecture; the preloaded "
 		    "shim could not load and it would run untamed", name);
+	/* the program headers, from the first read when they are in it */
 	for (i = 0; i < eh.e_phnum; i++) {
-		if (pread(fd, &ph, sizeof(ph), eh.e_phoff +
-		    (off_t)i * eh.e_phentsize) != sizeof(ph))
+		off = (off_t)eh.e_phoff + (off_t)i * eh.e_phentsize;
+		if (off + (off_t)sizeof(ph) <= n)
+			memcpy(&ph, buf + off, sizeof(ph));
+		else if (pread(fd, &ph, sizeof(ph), off) != sizeof(ph))
 			errx(126, "%s: truncated ELF file", name);
 		if (ph.p_type == PT_INTERP)
 			dynamic = 1;
@@ -186,6 +182,42 @@ require_dynamic(const char *name, const char *path, int depth)
 		errx(1, "%s is statically linked: tame-exec can only tame "
 		    "dynamically linked programs; call tame() in the program "
 		    "itself", name);
+}
+
+/*
+ * LD_PRELOAD (the shim first, then whatever was preloaded already) and
+ * TAME_EXEC_FLAGS, in a new environ: setenv() would allocate, and a
+ * launcher that runs before every tamed command should not pay for
+ * malloc's first system calls and page faults (only a huge environment
+ * does).
+ */
+static void
+set_environment(const char *preload, int flags)
+{
+	static char ldpreload[2 * PATH_MAX + 16], tameflags[32], *small[256];
+	const char *old = getenv("LD_PRELOAD");
+	size_t n = 0, i, j;
+	char **env;
+
+	if (snprintf(ldpreload, sizeof(ldpreload), "LD_PRELOAD=%s%s%s",
+	    preload, old != NULL && *old != '\0' ? ":" : "",
+	    old != NULL ? old : "") >= (int)sizeof(ldpreload))
+		errx(1, "LD_PRELOAD is too long");
+	snprintf(tameflags, sizeof(tameflags), "TAME_EXEC_FLAGS=%#x", flags);
+	while (environ[n] != NULL)
+		n++;
+	env = n + 3 <= sizeof(small) / sizeof(small[0]) ? small :
+	    calloc(n + 3, sizeof(*env));
+	if (env == NULL)
+		err(1, "calloc");
+	for (i = j = 0; i < n; i++)
+		if (strncmp(environ[i], "LD_PRELOAD=", 11) != 0 &&
+		    strncmp(environ[i], "TAME_EXEC_FLAGS=", 16) != 0)
+			env[j++] = environ[i];
+	env[j++] = ldpreload;
+	env[j++] = tameflags;
+	env[j] = NULL;
+	environ = env;
 }
 
 /* The shim beside us (build tree) or in ../lib/tame (installed). */
