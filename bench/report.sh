@@ -153,9 +153,9 @@ latency_table() {
 		if (n ~ /tame_first/)
 			return "**tame(STDIO\\|RPATH)**, first call: compile+load"
 		if (n ~ /compile_cold/)
-			return "its compile alone, first time in the process"
+			return "tame(STDIO\\|RPATH), its compile alone, first time in the process"
 		if (n ~ /load_prebuilt/)
-			return "its load alone (program compiled beforehand)"
+			return "tame(STDIO\\|RPATH), its load alone (prctl+seccomp of the program compiled beforehand)"
 		if (n ~ /narrow\/stdio,rpath,inet->/)
 			return "later tame(): STDIO\\|RPATH\\|INET -> STDIO\\|RPATH (delta filter)"
 		if (n ~ /narrow\/stdio,rpath->stdio/)
