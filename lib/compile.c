@@ -4,12 +4,16 @@
  * Shape of the program:
  *
  *	arch check		foreign architectures die (i386 via int 0x80)
- *	search tree		on the syscall number, over ranges of numbers
- *				that get the same answer, balanced by the
- *				numbers each side covers; x32 numbers (bit 30
- *				set) are its last range, and die
- *	leaves			a constant RET, or the call's rows in table
- *				order, each a few argument compares and a RET
+ *	search tree		on the syscall number, over regions: runs of
+ *				numbers with one answer, in which a single
+ *				number that answers otherwise is one JEQ;
+ *				balanced by the numbers each side covers; x32
+ *				numbers (bit 30 set) are the last, and die
+ *	leaves			the call's rows in table order, each a few
+ *				argument compares
+ *	RETs			one per distinct answer, after each subtree
+ *				short enough for 8-bit jumps (a chunk): the
+ *				tree and the compares all jump there
  *
  * Every path to a constant RET ALLOW uses only loads of nr and arch and
  * constant jumps, so the kernel's constant-action cache (Linux 5.11+)
@@ -227,9 +231,10 @@ row_covers(const struct tame_rule *a, const struct tame_rule *b)
 }
 
 /*
- * The applicable rows of one call (by_nr[lo, hi)) up to the first that needs no argument
- * test, which becomes the fallback; appended to the pool.  Trailing rows
- * whose answer equals the fallback change nothing and go.
+ * The applicable rows of one call (by_nr[lo, hi)) up to the first that
+ * needs no argument test, which becomes the fallback; appended to the
+ * pool.  Trailing rows whose answer equals the fallback change nothing
+ * and go.
  */
 static void
 leaf_build(struct leaf *l, int lo, int hi, const struct tame_target *t)
@@ -406,13 +411,16 @@ offset(struct emitter *e, int at, int target)
 	return (uint8_t)off;
 }
 
+/* Where the chunk's RET of an answer is; every answer was collected. */
 static int
-ret_at(const struct chunk *c, uint32_t ret)
+ret_at(struct emitter *e, const struct chunk *c, uint32_t ret)
 {
 	int i;
 
-	for (i = 0; i < c->nret - 1 && c->ret[i] != ret; i++)
+	for (i = 0; i < c->nret && c->ret[i] != ret; i++)
 		;
+	if (i == c->nret)
+		e->overflow = 1;	/* cannot happen: refuse, never guess */
 	return c->rets_at + i;
 }
 
@@ -479,12 +487,12 @@ emit_leaf(struct emitter *e, const struct chunk *c, const struct leaf *l)
 		before = leaf_row(l, i - 1);
 		r = leaf_row(l, i);
 		start = e->p->len;
-		next = i == l->nrows - 1 ? ret_at(c, l->fallback) :
+		next = i == l->nrows - 1 ? ret_at(e, c, l->fallback) :
 		    start + row_len(before, r);
 		for (k = 0; k < TAME_MAXCOND && r->cond[k].op; k++) {
 			loaded = k == 0 && reuses_load(before, r);
 			ok = k == TAME_MAXCOND - 1 || r->cond[k + 1].op == TC_END ?
-			    ret_at(c, w->pool[l->first + i].ret) :
+			    ret_at(e, c, w->pool[l->first + i].ret) :
 			    e->p->len + cond_len(&r->cond[k], loaded);
 			emit_cond(e, &r->cond[k], loaded, ok, next);
 		}
@@ -686,7 +694,8 @@ emit_region(struct emitter *e, const struct chunk *c, const struct region *g)
 			if (e->overflow)
 				return;
 			if (pass) {
-				p->insn[at].jt = offset(e, at, ret_at(c, l->fallback));
+				p->insn[at].jt = offset(e, at,
+				    ret_at(e, c, l->fallback));
 			} else {
 				p->insn[at].jt = (uint8_t)(target - at - 1);
 				target += leaf_len(l);
@@ -695,7 +704,7 @@ emit_region(struct emitter *e, const struct chunk *c, const struct region *g)
 		}
 	}
 	p->insn[last].jf = offset(e, last,
-	    ret_at(c, w->rg[g->first].leaf.fallback));
+	    ret_at(e, c, w->rg[g->first].leaf.fallback));
 	for (k = 1; k < g->n; k++) {
 		l = &w->rg[g->first + k].leaf;
 		if (exception(g, k) && !is_constant(l))
@@ -723,14 +732,14 @@ chunk_node(struct emitter *e, const struct chunk *c, int a, int b)
 		return;
 	if (a == mid - 1 && region_constant(left))
 		p->insn[at].jf = offset(e, at,
-		    ret_at(c, w->rg[left->first].leaf.fallback));
+		    ret_at(e, c, w->rg[left->first].leaf.fallback));
 	else
 		chunk_node(e, c, a, mid - 1);
 	if (e->overflow)
 		return;
 	if (mid == b && region_constant(right)) {
 		p->insn[at].jt = offset(e, at,
-		    ret_at(c, w->rg[right->first].leaf.fallback));
+		    ret_at(e, c, w->rg[right->first].leaf.fallback));
 	} else {
 		p->insn[at].jt = (uint8_t)(p->len - at - 1);
 		chunk_node(e, c, mid, b);
