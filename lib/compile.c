@@ -508,6 +508,20 @@ emit_leaf(struct emitter *e, const struct chunk *c, const struct leaf *l)
 #define REGION_MAXEXC	16		/* JEQs in one region */
 #define REGION_MAXLEN	128		/* its instructions */
 
+/*
+ * How far the planning lets a conditional jump reach: classic BPF's 8
+ * bits.  The tests lower it, so that programs that fit in one chunk
+ * today also take the paths a larger table would (a JGE tree over
+ * several chunks, JA over a long left subtree).
+ */
+static int	 jump_reach = 255;
+
+void
+tame__compile_jump_reach(int n)
+{
+	jump_reach = n < 32 ? 32 : n > 255 ? 255 : n;
+}
+
 static int
 single(int k)
 {
@@ -538,7 +552,7 @@ build_regions(void)
 				    leaf_len(&w->rg[k].leaf));
 			}
 			if (k == j || k >= w->nrg || n > REGION_MAXEXC ||
-			    l > REGION_MAXLEN ||
+			    l > REGION_MAXLEN || l > jump_reach / 2 ||
 			    !same_constant(&w->rg[k].leaf, &w->rg[i].leaf))
 				break;
 			nexc = n;
@@ -753,7 +767,7 @@ emit_chunk(struct emitter *e, int a, int b)
 	struct chunk c;
 	int i, len = chunk_len(a, b);
 
-	if (!chunk_collect(&c, a, b) || len + c.nret > 255)
+	if (!chunk_collect(&c, a, b) || len + c.nret > jump_reach)
 		return 0;
 	c.rets_at = e->p->len + len;
 	chunk_node(e, &c, a, b);
@@ -787,7 +801,7 @@ emit_tree(struct emitter *e, int a, int b)
 	if (e->overflow)
 		return;
 	left = p->len - at - 1;
-	if (left <= 255) {
+	if (left <= jump_reach) {
 		p->insn[at].jt = (uint8_t)left;
 	} else {
 		if (p->len >= TAME_MAXINSN) {

@@ -47,6 +47,9 @@ uint32_t tame_bpf_run(const struct tame_prog *, uint32_t arch, int nr,
 uint32_t tame_bpf_run_raw(const struct sock_filter *, int len, uint32_t arch,
 	    int nr, const uint64_t args[6], uint64_t ip);
 
+/* For tests only: plan with jumps of at most n (32 to 255) instructions. */
+void	tame__compile_jump_reach(int n);
+
 /* The audit architecture this library filters for. */
 uint32_t tame_audit_arch(void);
 

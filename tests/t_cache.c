@@ -211,6 +211,13 @@ check_first(const struct tame_target *t, unsigned char *bits,
 	}
 }
 
+/*
+ * The loop runs each test twice: with classic BPF's full jump reach, and
+ * with the compiler told to plan for jumps of 64, so that the programs
+ * also take the paths (several chunks, JA) a larger table would.
+ */
+static const int reach[] = { 255, 64 };
+
 START_TEST(test_first_filters)
 {
 	static int helds[TAME_ALL + 1];
@@ -219,6 +226,7 @@ START_TEST(test_first_filters)
 	char why[256] = "";
 	int nh, h, ll, nr, cached = 0, sets = 0;
 
+	tame__compile_jump_reach(reach[_i]);
 	nh = tame_oracle_distinct_helds(helds);
 	for (h = 0; h < nh && why[0] == '\0'; h++) {
 		for (ll = 0; ll < 2 && why[0] == '\0'; ll++) {
@@ -239,8 +247,9 @@ START_TEST(test_first_filters)
 #endif
 		}
 	}
-	printf("cache, first filters: %d targets, %d cached numbers in all "
-	    "(%.1f per target)\n", sets, cached, (double)cached / sets);
+	printf("cache, first filters, jumps of %d: %d targets, %d cached "
+	    "numbers in all (%.1f per target)\n", reach[_i], sets, cached,
+	    (double)cached / sets);
 	fflush(stdout);
 	ck_assert_msg(why[0] == '\0', "%s", why);
 }
@@ -302,6 +311,7 @@ START_TEST(test_delta_filters)
 	char why[256] = "";
 	int i, j, k, nr, n = nbits(), exp, f, lost = 0, chains = 0;
 
+	tame__compile_jump_reach(reach[_i]);
 	for (i = 0; i < 1500 && why[0] == '\0'; i++) {
 		f = i < 13 ? TAME_ALL : (int)(rng() & TAME_ALL);
 		t[0].held = tame_expand(f);
@@ -338,9 +348,10 @@ START_TEST(test_delta_filters)
 			}
 		}
 	}
-	printf("cache, deltas: %d chains of 3 tame() calls; %d times a number "
+	printf("cache, deltas, jumps of %d: %d chains of 3 tame() calls; %d "
+	    "times a number "
 	    "always allowed by the newest flags stayed uncached because an "
-	    "older filter checks its arguments\n", chains, lost);
+	    "older filter checks its arguments\n", reach[_i], chains, lost);
 	fflush(stdout);
 	ck_assert_msg(why[0] == '\0', "%s", why);
 }
@@ -354,9 +365,9 @@ cache_suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_replay_knows_the_kernel_rules);
-	tcase_add_test(tc, test_first_filters);
+	tcase_add_loop_test(tc, test_first_filters, 0, 2);
 	tcase_add_test(tc, test_oracle_agrees);
-	tcase_add_test(tc, test_delta_filters);
+	tcase_add_loop_test(tc, test_delta_filters, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }
