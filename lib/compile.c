@@ -325,18 +325,63 @@ emit_ret(struct emitter *e, uint32_t ret)
 	emit(e, BPF_RET | BPF_K, ret, 0, 0);
 }
 
+/*
+ * A compare's values as runs of consecutive numbers, ascending: fcntl's
+ * F_DUPFD to F_SETFL, or TCGETS to TCSETSF, are one range test each
+ * rather than one JEQ per value.  Returns the number of runs.
+ */
+struct run {
+	uint32_t	 lo, hi;
+};
+
+static int
+value_runs(const struct tame_cond *c, struct run *r)
+{
+	uint32_t v[TAME_MAXVAL], t;
+	int i, j, n = 0;
+
+	for (i = 0; i < c->nval; i++) {		/* insertion sort */
+		for (t = c->val[i], j = i; j > 0 && v[j - 1] > t; j--)
+			v[j] = v[j - 1];
+		v[j] = t;
+	}
+	for (i = 0; i < c->nval; i++) {
+		if (n > 0 && v[i] <= r[n - 1].hi + 1) {
+			r[n - 1].hi = v[i];	/* next in the run, or a repeat */
+			continue;
+		}
+		r[n].lo = r[n].hi = v[i];
+		n++;
+	}
+	return n;
+}
+
+/*
+ * A single value is one JEQ, a run from 0 one JGT, any other run a JGE
+ * and a JGT (a run of two is two JEQs: as short, and cheaper to run).
+ */
+static int
+run_len(const struct run *r)
+{
+	return r->lo == r->hi || r->lo == 0 ? 1 : 2;
+}
+
 static int
 cond_len(const struct tame_cond *c, int loaded)
 {
+	struct run r[TAME_MAXVAL];
+	int i, n, len;
+
 	switch (c->op) {
 	case TC_NULL:
 	case TC_NOTNULL:
 	case TC_GATE:
 		return 4;		/* two halves, load and compare each */
-	default:
-		return loaded ? c->nval :
-		    1 + (c->mask != 0xffffffffu) + c->nval;
 	}
+	len = loaded ? 0 : 1 + (c->mask != 0xffffffffu);
+	for (n = value_runs(c, r), i = 0; i < n; i++)
+		len += run_len(&r[i]);
+	return len;
 }
 
 /*
@@ -434,8 +479,9 @@ emit_cond(struct emitter *e, const struct tame_cond *c, int loaded, int ok,
     int fail)
 {
 	struct tame_prog *p = e->p;
+	struct run r[TAME_MAXVAL];
 	uint32_t lo, hi, off;
-	int j, at;
+	int j, n, at, next;
 
 	switch (c->op) {
 	case TC_NULL:
@@ -468,10 +514,27 @@ emit_cond(struct emitter *e, const struct tame_cond *c, int loaded, int ok,
 		if (c->mask != 0xffffffffu)
 			emit(e, BPF_ALU | BPF_AND | BPF_K, c->mask, 0, 0);
 	}
-	for (j = 0; j < c->nval; j++) {
+	for (n = value_runs(c, r), j = 0; j < n; j++) {
+		/* where a value outside this run goes on */
+		next = j == n - 1 ? fail : p->len + run_len(&r[j]);
 		at = p->len;
-		emit(e, BPF_JMP | BPF_JEQ | BPF_K, c->val[j], offset(e, at, ok),
-		    j == c->nval - 1 ? offset(e, at, fail) : 0);
+		if (r[j].lo == r[j].hi) {
+			emit(e, BPF_JMP | BPF_JEQ | BPF_K, r[j].lo,
+			    offset(e, at, ok), offset(e, at, next));
+		} else if (r[j].lo == 0) {
+			emit(e, BPF_JMP | BPF_JGT | BPF_K, r[j].hi,
+			    offset(e, at, next), offset(e, at, ok));
+		} else if (r[j].hi - r[j].lo == 1) {
+			emit(e, BPF_JMP | BPF_JEQ | BPF_K, r[j].lo,
+			    offset(e, at, ok), 0);
+			emit(e, BPF_JMP | BPF_JEQ | BPF_K, r[j].hi,
+			    offset(e, at + 1, ok), offset(e, at + 1, next));
+		} else {
+			emit(e, BPF_JMP | BPF_JGE | BPF_K, r[j].lo, 0,
+			    offset(e, at, next));
+			emit(e, BPF_JMP | BPF_JGT | BPF_K, r[j].hi,
+			    offset(e, at + 1, next), offset(e, at + 1, ok));
+		}
 	}
 }
 

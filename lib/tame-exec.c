@@ -330,6 +330,9 @@ print_insn(int pc, const struct sock_filter *f)
 	case BPF_JMP | BPF_JGE | BPF_K:
 		op = "jge";
 		break;
+	case BPF_JMP | BPF_JGT | BPF_K:
+		op = "jgt";
+		break;
 	}
 	if (op == NULL)
 		printf("code=0x%02x jt=%u jf=%u k=0x%08x\n", f->code, f->jt,
