@@ -10,7 +10,7 @@
  *				balanced by the numbers each side covers; x32
  *				numbers (bit 30 set) are the last, and die
  *	leaves			the call's rows in table order, each a few
- *				argument compares
+ *				argument compares; one copy per distinct code
  *	RETs			one per distinct answer, after each subtree
  *				short enough for 8-bit jumps (a chunk): the
  *				tree and the compares all jump there
@@ -430,17 +430,23 @@ leaf_len(const struct leaf *l)
 }
 
 /*
- * A chunk is a subtree short enough for 8-bit jumps.  It ends with one
- * RET per distinct answer, and every jump to an answer goes there, from
- * the tree and from the leaves' compares alike: constant answers take
- * no instruction of their own.
+ * A chunk is a subtree short enough for 8-bit jumps, in three parts: the
+ * dispatch on the number (JGEs and the regions' JEQs), then each distinct
+ * leaf once (kill and tgkill, say, test the same thing), then one RET
+ * per distinct answer.  Every jump goes forward into a later part, so
+ * constant answers take no instruction of their own and two calls with
+ * the same argument test share it.
  */
 #define CHUNK_MAXRET	32
+#define CHUNK_MAXLEAF	64
 
 struct chunk {
 	uint32_t	 ret[CHUNK_MAXRET];	/* in order of first use */
 	int		 nret;
 	int		 rets_at;	/* where the first of them goes */
+	const struct leaf *leaf[CHUNK_MAXLEAF];	/* distinct, in order */
+	int		 leaf_at[CHUNK_MAXLEAF];
+	int		 nleaf;
 };
 
 /* Offset of a jump at "at" to target; a jump too far stops the build. */
@@ -629,13 +635,6 @@ build_regions(void)
 	w->reg[w->nreg].below = (uint16_t)below;	/* for split() */
 }
 
-/* Is the region a bare constant, taking no instruction of its own? */
-static int
-region_constant(const struct region *g)
-{
-	return g->n == 1 && is_constant(&w->rg[g->first].leaf);
-}
-
 /* The ranges of a region other than its default, in the order tested. */
 static int
 exception(const struct region *g, int k)
@@ -644,20 +643,14 @@ exception(const struct region *g, int k)
 	    &w->rg[g->first].leaf);
 }
 
+/* A region's dispatch: a JEQ per exception (its leaves are shared). */
 static int
 region_len(const struct region *g)
 {
-	const struct leaf *l;
 	int k, len = 0;
 
-	if (g->n == 1)
-		return region_constant(g) ? 0 : leaf_len(&w->rg[g->first].leaf);
-	for (k = 1; k < g->n; k++) {
-		if (!exception(g, k))
-			continue;
-		l = &w->rg[g->first + k].leaf;
-		len += 1 + (is_constant(l) ? 0 : leaf_len(l));
-	}
+	for (k = 1; k < g->n; k++)
+		len += exception(g, k);
 	return len;
 }
 
@@ -714,6 +707,45 @@ chunk_add(struct chunk *c, uint32_t ret)
 	return 1;
 }
 
+/* Would two leaves compile to the same instructions? */
+static int
+leaf_same_code(const struct leaf *a, const struct leaf *b)
+{
+	const struct tame_cond *x, *y;
+	int i, k;
+
+	if (a->fallback != b->fallback || a->nrows != b->nrows)
+		return 0;
+	for (i = 0; i < a->nrows; i++) {
+		if (w->pool[a->first + i].ret != w->pool[b->first + i].ret)
+			return 0;
+		for (k = 0; k < TAME_MAXCOND; k++) {
+			x = &leaf_row(a, i)->cond[k];
+			y = &leaf_row(b, i)->cond[k];
+			if (x->op != y->op || x->arg != y->arg ||
+			    x->mask != y->mask || x->nval != y->nval ||
+			    memcmp(x->val, y->val, x->nval * sizeof(x->val[0])))
+				return 0;
+			if (x->op == TC_END)
+				break;
+		}
+	}
+	return 1;
+}
+
+/* The chunk's copy of a leaf's code, or -1. */
+static int
+leaf_index(const struct chunk *c, const struct leaf *l)
+{
+	int i;
+
+	for (i = 0; i < c->nleaf; i++)
+		if (leaf_same_code(c->leaf[i], l))
+			return i;
+	return -1;
+}
+
+/* A leaf's answers and its code; 0 when the chunk has too many. */
 static int
 leaf_collect(struct chunk *c, const struct leaf *l)
 {
@@ -722,17 +754,25 @@ leaf_collect(struct chunk *c, const struct leaf *l)
 	for (i = 0; i < l->nrows; i++)
 		if (!chunk_add(c, w->pool[l->first + i].ret))
 			return 0;
-	return chunk_add(c, l->fallback);
+	if (!chunk_add(c, l->fallback))
+		return 0;
+	if (is_constant(l) || leaf_index(c, l) != -1)
+		return 1;
+	if (c->nleaf == CHUNK_MAXLEAF)
+		return 0;
+	c->leaf[c->nleaf++] = l;
+	return 1;
 }
 
-/* Every answer the regions [a, b] jump to. */
+/* Every answer and leaf the regions [a, b] jump to. */
 static int
 chunk_collect(struct chunk *c, int a, int b)
 {
 	const struct region *g;
 	int i, k;
 
-	for (c->nret = 0, i = a; i <= b; i++) {
+	c->nret = c->nleaf = 0;
+	for (i = a; i <= b; i++) {
 		g = &w->reg[i];
 		for (k = 0; k < g->n; k++)
 			if ((k == 0 || exception(g, k)) &&
@@ -742,24 +782,33 @@ chunk_collect(struct chunk *c, int a, int b)
 	return 1;
 }
 
+/* Where a jump to a region's answer (RET or shared leaf) goes. */
+static int
+target_of(struct emitter *e, const struct chunk *c, const struct leaf *l)
+{
+	int i;
+
+	if (is_constant(l))
+		return ret_at(e, c, l->fallback);
+	if ((i = leaf_index(c, l)) == -1) {
+		e->overflow = 1;	/* cannot happen: refuse, never guess */
+		return 0;
+	}
+	return c->leaf_at[i];
+}
+
 /*
- * A region inside a chunk: a JEQ per exception, arg-checked calls first
- * (they run at every call; the constants run only at attach time), the
- * last JEQ falling through to the default; then the exceptions' leaves.
+ * A region of several ranges: a JEQ per exception, arg-checked calls
+ * first (they run at every call; the constants run only at attach time),
+ * the last falling through to the default.
  */
 static void
 emit_region(struct emitter *e, const struct chunk *c, const struct region *g)
 {
 	struct tame_prog *p = e->p;
 	const struct leaf *l;
-	int pass, k, at, target, last = -1;
+	int pass, k, at, last = -1;
 
-	if (g->n == 1) {
-		emit_leaf(e, c, &w->rg[g->first].leaf);
-		return;
-	}
-	for (k = 1, target = p->len; k < g->n; k++)
-		target += exception(g, k);	/* past the JEQs: leaves */
 	for (pass = 0; pass < 2; pass++) {
 		for (k = 1; k < g->n; k++) {
 			l = &w->rg[g->first + k].leaf;
@@ -770,23 +819,19 @@ emit_region(struct emitter *e, const struct chunk *c, const struct region *g)
 			    0, 0);
 			if (e->overflow)
 				return;
-			if (pass) {
-				p->insn[at].jt = offset(e, at,
-				    ret_at(e, c, l->fallback));
-			} else {
-				p->insn[at].jt = (uint8_t)(target - at - 1);
-				target += leaf_len(l);
-			}
+			p->insn[at].jt = offset(e, at, target_of(e, c, l));
 			last = at;
 		}
 	}
 	p->insn[last].jf = offset(e, last,
 	    ret_at(e, c, w->rg[g->first].leaf.fallback));
-	for (k = 1; k < g->n; k++) {
-		l = &w->rg[g->first + k].leaf;
-		if (exception(g, k) && !is_constant(l))
-			emit_leaf(e, c, l);
-	}
+}
+
+/* A region that is one range needs no dispatch: jumps go to its answer. */
+static int
+region_direct(const struct region *g)
+{
+	return g->n == 1;
 }
 
 static void
@@ -797,7 +842,8 @@ chunk_node(struct emitter *e, const struct chunk *c, int a, int b)
 	int mid, at;
 
 	if (a == b) {
-		emit_region(e, c, &w->reg[a]);
+		if (!region_direct(&w->reg[a]))
+			emit_region(e, c, &w->reg[a]);
 		return;
 	}
 	mid = split(a, b);
@@ -807,16 +853,16 @@ chunk_node(struct emitter *e, const struct chunk *c, int a, int b)
 	emit(e, BPF_JMP | BPF_JGE | BPF_K, right->lo, 0, 0);
 	if (e->overflow)
 		return;
-	if (a == mid - 1 && region_constant(left))
+	if (a == mid - 1 && region_direct(left))
 		p->insn[at].jf = offset(e, at,
-		    ret_at(e, c, w->rg[left->first].leaf.fallback));
+		    target_of(e, c, &w->rg[left->first].leaf));
 	else
 		chunk_node(e, c, a, mid - 1);
 	if (e->overflow)
 		return;
-	if (mid == b && region_constant(right)) {
+	if (mid == b && region_direct(right)) {
 		p->insn[at].jt = offset(e, at,
-		    ret_at(e, c, w->rg[right->first].leaf.fallback));
+		    target_of(e, c, &w->rg[right->first].leaf));
 	} else {
 		p->insn[at].jt = (uint8_t)(p->len - at - 1);
 		chunk_node(e, c, mid, b);
@@ -828,12 +874,23 @@ static int
 emit_chunk(struct emitter *e, int a, int b)
 {
 	struct chunk c;
-	int i, len = chunk_len(a, b);
+	int i, at = e->p->len + chunk_len(a, b);
 
-	if (!chunk_collect(&c, a, b) || len + c.nret > jump_reach)
+	if (!chunk_collect(&c, a, b))
 		return 0;
-	c.rets_at = e->p->len + len;
+	for (i = 0; i < c.nleaf; i++) {
+		c.leaf_at[i] = at;
+		at += leaf_len(c.leaf[i]);
+	}
+	c.rets_at = at;
+	if (at + c.nret - e->p->len > jump_reach)
+		return 0;
 	chunk_node(e, &c, a, b);
+	for (i = 0; i < c.nleaf && !e->overflow; i++) {
+		if (e->p->len != c.leaf_at[i])
+			e->overflow = 1;	/* the plan was wrong: refuse */
+		emit_leaf(e, &c, c.leaf[i]);
+	}
 	for (i = 0; i < c.nret; i++)
 		emit_ret(e, c.ret[i]);
 	return 1;
