@@ -7,18 +7,20 @@
 # the configurations rotating from round to round so that drift of the
 # machine does not always favour the same one.  The benchmark process
 # pins itself to one CPU (the last; BENCH_CPU=N or none to change).
-# Whole commands: hyperfine, in BENCH_HF_ROUNDS rounds whose command
-# order alternates, pinned to the same CPU with taskset.
+# Whole commands: hyperfine, in BENCH_HF_ROUNDS short rounds whose
+# command order alternates, pinned to the same CPU with taskset: the
+# noise of this VM drifts within seconds, and each round's ratio only
+# compares runs made close together.
 #
 # Environment: B (build dir), BENCH_ROUNDS (7), BENCH_REPS (5),
-# BENCH_MIN_TIME (0.1 s), BENCH_HF_ROUNDS (5), BENCH_CPU.
+# BENCH_MIN_TIME (0.1 s), BENCH_HF_ROUNDS (25), BENCH_CPU.
 set -e
 cd "$(dirname "$0")/.."
 B=${B:-build}
 ROUNDS=${BENCH_ROUNDS:-7}
 REPS=${BENCH_REPS:-5}
 MIN_TIME=${BENCH_MIN_TIME:-0.1}
-HF_ROUNDS=${BENCH_HF_ROUNDS:-5}
+HF_ROUNDS=${BENCH_HF_ROUNDS:-25}
 CPU=${BENCH_CPU:-$(($(nproc) - 1))}
 RAW=reports/raw
 OUT=$B/bench/out
@@ -141,15 +143,15 @@ hf() {
 	done
 }
 
-hf cat-4k 300 cat-untamed "$B/ports/cat-untamed $SMALL" \
+hf cat-4k 60 cat-untamed "$B/ports/cat-untamed $SMALL" \
     tame-cat "$B/ports/tame-cat $SMALL"
-hf link-4k 300 cat-untamed "$B/ports/cat-untamed $SMALL" \
+hf link-4k 60 cat-untamed "$B/ports/cat-untamed $SMALL" \
     cat-linked "$B/bench/cat-linked $SMALL"
-hf floor-4k 300 cat-untamed "$B/ports/cat-untamed $SMALL" \
+hf floor-4k 60 cat-untamed "$B/ports/cat-untamed $SMALL" \
     cat-floor "$B/bench/cat-floor $SMALL"
-hf cat-100m 20 cat-untamed "$B/ports/cat-untamed $BIG" \
+hf cat-100m 4 cat-untamed "$B/ports/cat-untamed $BIG" \
     tame-cat "$B/ports/tame-cat $BIG"
-hf tame-exec-4k 300 /bin/cat "/bin/cat $SMALL" \
+hf tame-exec-4k 60 /bin/cat "/bin/cat $SMALL" \
     tame-exec "$B/tame-exec -f stdio,rpath -- /bin/cat $SMALL"
 
 # How large a block tame-cat really reads with hyperfine's /dev/null as
