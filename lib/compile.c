@@ -88,7 +88,7 @@ struct region {
 	uint32_t	 lo;
 	uint16_t	 first;
 	uint16_t	 n;
-	uint16_t	 below;		/* numbers the regions before it cover */
+	uint16_t	 below;		/* numbers in the regions before */
 };
 
 /*
@@ -100,7 +100,8 @@ struct region {
  * the rows sorted by number, the pool, the ranges, the regions.  Together
  * they usually fit in one page.
  */
-#define ARENA		(MAXRULES * 2 + (MAXRULES * 2) * sizeof(struct pool_row) + \
+#define ARENA		(MAXRULES * 2 + \
+			 (MAXRULES * 2) * sizeof(struct pool_row) + \
 			 (MAXNR + 2) * sizeof(struct range) + \
 			 (MAXNR + 3) * sizeof(struct region) + 64)
 
@@ -347,7 +348,7 @@ value_runs(const struct tame_cond *c, struct run *r)
 	}
 	for (i = 0; i < c->nval; i++) {
 		if (n > 0 && v[i] <= r[n - 1].hi + 1) {
-			r[n - 1].hi = v[i];	/* next in the run, or a repeat */
+			r[n - 1].hi = v[i];	/* the run goes on */
 			continue;
 		}
 		r[n].lo = r[n].hi = v[i];
@@ -560,9 +561,11 @@ emit_leaf(struct emitter *e, const struct chunk *c, const struct leaf *l)
 		    start + row_len(before, r);
 		for (k = 0; k < TAME_MAXCOND && r->cond[k].op; k++) {
 			loaded = k == 0 && reuses_load(before, r);
-			ok = k == TAME_MAXCOND - 1 || r->cond[k + 1].op == TC_END ?
-			    ret_at(e, c, w->pool[l->first + i].ret) :
-			    e->p->len + cond_len(&r->cond[k], loaded);
+			if (k + 1 == TAME_MAXCOND ||
+			    r->cond[k + 1].op == TC_END)
+				ok = ret_at(e, c, w->pool[l->first + i].ret);
+			else
+				ok = e->p->len + cond_len(&r->cond[k], loaded);
 			emit_cond(e, &r->cond[k], loaded, ok, next);
 		}
 	}
@@ -622,8 +625,8 @@ build_regions(void)
 		while (is_constant(&w->rg[i].leaf)) {
 			int n = nexc, l = len, wd = width;
 
-			for (k = j; k < w->nrg && single(k) &&
-			    !same_constant(&w->rg[k].leaf, &w->rg[i].leaf); k++) {
+			for (k = j; k < w->nrg && single(k) && !same_constant(
+			    &w->rg[k].leaf, &w->rg[i].leaf); k++) {
 				n++;
 				wd++;
 				l += 1 + (is_constant(&w->rg[k].leaf) ? 0 :
@@ -826,8 +829,8 @@ emit_region(struct emitter *e, const struct chunk *c, const struct region *g)
 			if (!exception(g, k) || is_constant(l) != pass)
 				continue;
 			at = p->len;
-			emit(e, BPF_JMP | BPF_JEQ | BPF_K, w->rg[g->first + k].lo,
-			    0, 0);
+			emit(e, BPF_JMP | BPF_JEQ | BPF_K,
+			    w->rg[g->first + k].lo, 0, 0);
 			if (e->overflow)
 				return;
 			p->insn[at].jt = offset(e, at, target_of(e, c, l));
@@ -996,8 +999,8 @@ tame_compile(const struct tame_target *next, const struct tame_target *prev,
 	w->pool = carve(w->by_nr + w->nby_nr, 0);
 	w->rg = carve(w->pool + w->pool_max, 0);
 	for (nr = lo = 0; nr < NR_LIMIT; nr++, lo = hi) {
-		for (hi = lo; hi < w->nby_nr && tame_rules[w->by_nr[hi]].nr == nr;
-		    hi++)
+		for (hi = lo; hi < w->nby_nr &&
+		    tame_rules[w->by_nr[hi]].nr == nr; hi++)
 			;
 		leaf_build(&l, lo, hi, next);
 		if (prev != NULL) {
