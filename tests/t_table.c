@@ -27,6 +27,26 @@ START_TEST(test_names_resolve_through_libseccomp)
 }
 END_TEST
 
+/* The inline strings of the flag and Landlock path tables end in time. */
+START_TEST(test_other_tables_are_well_formed)
+{
+	const struct tame_flagname *f;
+	int i;
+
+	for (i = 0; i < tame_nflagnames; i++) {
+		f = &tame_flagnames[i];
+		ck_assert_msg(memchr(f->name, '\0', sizeof(f->name)) != NULL &&
+		    memchr(f->what, '\0', sizeof(f->what)) != NULL,
+		    "flag %d: name or text too long for its array", i);
+	}
+	for (i = 0; i < tame_nlpaths; i++)
+		ck_assert_msg(memchr(tame_lpaths[i].path, '\0',
+		    sizeof(tame_lpaths[i].path)) != NULL &&
+		    tame_lpaths[i].path[0] == '/',
+		    "Landlock path %d: too long, or not absolute", i);
+}
+END_TEST
+
 START_TEST(test_rows_are_well_formed)
 {
 	const struct tame_rule *r;
@@ -35,8 +55,12 @@ START_TEST(test_rows_are_well_formed)
 
 	for (i = 0; i < tame_nrules; i++) {
 		r = &tame_rules[i];
+		/* strings are inline: one as long as its array has no NUL */
+		ck_assert_msg(memchr(r->name, '\0', sizeof(r->name)) != NULL &&
+		    memchr(r->why, '\0', sizeof(r->why)) != NULL,
+		    "row %d: name or reason too long for its array", i);
 		ck_assert_msg(r->any != 0, "%s: no flag allows row %d", r->name, i);
-		ck_assert_msg(r->why != NULL && r->why[0] != '\0',
+		ck_assert_msg(r->why[0] != '\0',
 		    "%s: row %d has no reason", r->name, i);
 		ck_assert_msg((r->action == TA_ERRNO) == (r->errnum != 0),
 		    "%s: errno only on soft denials", r->name);
@@ -136,6 +160,7 @@ table_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_names_resolve_through_libseccomp);
 	tcase_add_test(tc, test_rows_are_well_formed);
+	tcase_add_test(tc, test_other_tables_are_well_formed);
 	tcase_add_test(tc, test_allowances_come_first);
 	tcase_add_test(tc, test_every_flag_has_rows);
 	tcase_add_test(tc, test_every_flag_set_compiles);
