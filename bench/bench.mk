@@ -14,7 +14,7 @@ BENCH_CFLAGS	= $(shell $(PKG_CONFIG) --cflags benchmark libseccomp 2>/dev/null)
 BENCH_LIBS	= $(shell $(PKG_CONFIG) --libs benchmark libseccomp 2>/dev/null) \
 		  -lpthread
 
-BENCH_SRCS	= bench/micro.c bench/config.c bench/latency.c
+BENCH_SRCS	= bench/micro.c bench/config.c bench/load.c bench/latency.c
 BENCH_OBJS	= $(BENCH_SRCS:%.c=$(B)/%.o) $(B)/bench/shim.o
 
 # libseccomp's build of the same policy (lib/oracle.c), for comparison.
@@ -43,8 +43,10 @@ $(B)/bench/cat-linked: $(B)/ports/cat/cat.untamed.o $(B)/libtame.a
 
 # tame-cat's object with tame() a 1-instruction allow filter
 # (bench/floor.c): the whole-command floor for any filter at all.
-$(B)/bench/cat-floor: $(B)/ports/cat/cat.o $(B)/bench/floor.o
-	$(CC) $(LDFLAGS) -o $@ $(B)/ports/cat/cat.o $(B)/bench/floor.o
+$(B)/bench/cat-floor: $(B)/ports/cat/cat.o $(B)/bench/floor.o \
+    $(B)/bench/load.o
+	$(CC) $(LDFLAGS) -o $@ $(B)/ports/cat/cat.o $(B)/bench/floor.o \
+	    $(B)/bench/load.o
 
 .PHONY: bench-build
 bench-build: $(B)/bench/micro $(B)/bench/cat-linked $(B)/bench/cat-floor

@@ -10,11 +10,6 @@
  *	libseccomp	the same policy built by libseccomp (lib/oracle.c),
  *			loaded with TSYNC as tame() loads its own
  */
-#include <sys/prctl.h>
-#include <sys/syscall.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-
 #include <err.h>
 #include <errno.h>
 #include <stdio.h>
@@ -32,17 +27,6 @@
 
 static const struct config	*chosen;
 
-int
-config_load_raw(struct sock_filter *insn, unsigned short len)
-{
-	struct sock_fprog fp = { .len = len, .filter = insn };
-
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
-		return -1;
-	return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
-	    SECCOMP_FILTER_FLAG_TSYNC, &fp) == 0 ? 0 : -1;
-}
-
 static int
 install_untamed(void)
 {
@@ -52,11 +36,7 @@ install_untamed(void)
 static int
 install_allow1(void)
 {
-	struct sock_filter insn[] = {
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-
-	return config_load_raw(insn, 1);
+	return config_load_allow1();
 }
 
 static int

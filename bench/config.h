@@ -29,9 +29,13 @@ void			 config_list(void);
 void			 config_select(const struct config *);
 void			 config_ensure(void);
 
-/* Load one raw filter program with TSYNC (also used by latency.c). */
+/*
+ * Load one raw filter program with TSYNC (also used by latency.c), or
+ * the 1-instruction RET ALLOW one (bench/load.c).
+ */
 struct sock_filter;
 int			 config_load_raw(struct sock_filter *, unsigned short);
+int			 config_load_allow1(void);
 
 /*
  * libseccomp's build of the same policy for flags (lib/oracle.c), and
