@@ -128,8 +128,6 @@ struct emitter {
 	int		 overflow;
 };
 
-/* Numbers at and above this one share the last range before x32. */
-#define NR_LIMIT	(tame_syscall_max() + 2)
 
 static void *
 carve(void *from, size_t len)
@@ -985,8 +983,10 @@ tame_compile(const struct tame_target *next, const struct tame_target *prev,
 	struct emitter e = { out, gate, 0 };
 	struct leaf l, old;
 	int nr, lo, hi, mark;
+	/* numbers at and above this one share the last range before x32 */
+	int limit = tame_syscall_max() + 2;
 
-	if (NR_LIMIT >= MAXNR || tame_nrules > MAXRULES) {
+	if (limit >= MAXNR || tame_nrules > MAXRULES) {
 		errno = E2BIG;		/* raise MAXNR or MAXRULES */
 		return -1;
 	}
@@ -998,7 +998,7 @@ tame_compile(const struct tame_target *next, const struct tame_target *prev,
 	index_rows();
 	w->pool = carve(w->by_nr + w->nby_nr, 0);
 	w->rg = carve(w->pool + w->pool_max, 0);
-	for (nr = lo = 0; nr < NR_LIMIT; nr++, lo = hi) {
+	for (nr = lo = 0; nr < limit; nr++, lo = hi) {
 		for (hi = lo; hi < w->nby_nr &&
 		    tame_rules[w->by_nr[hi]].nr == nr; hi++)
 			;
