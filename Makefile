@@ -28,8 +28,15 @@ B		= build
 override CFLAGS	+= -std=gnu11 -Wall -Wextra -Wno-missing-field-initializers \
 		   -fPIC -fvisibility=hidden -MMD -MP
 override CPPFLAGS += -D_GNU_SOURCE -Ilib -I$(B)
+# Where Debian keeps the charset converters (a file the base set reads).
+MULTIARCH	:= $(shell $(CC) -print-multiarch 2>/dev/null)
+ifneq ($(MULTIARCH),)
+override CPPFLAGS += -DTAME_MULTIARCH='"$(MULTIARCH)"'
+endif
 
 LIB_SRCS	= lib/policy.c lib/match.c lib/sysnames.c lib/compile.c \
+		  lib/paths.c lib/describe.c lib/usercopy.c lib/emulate.c \
+		  lib/cmsg.c lib/handler.c \
 		  lib/bpf_run.c lib/gate.c lib/report.c lib/landlock.c \
 		  lib/tame.c lib/flags.c lib/warm.c
 LIB_OBJS	= $(LIB_SRCS:%.c=$(B)/%.o)

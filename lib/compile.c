@@ -995,6 +995,7 @@ tame_compile(const struct tame_target *next, const struct tame_target *prev,
 	 * write after it faults a second time.
 	 */
 	w->npool = w->nrg = 0;
+	out->changed = prev == NULL;
 	index_rows();
 	w->pool = carve(w->by_nr + w->nby_nr, 0);
 	w->rg = carve(w->pool + w->pool_max, 0);
@@ -1012,7 +1013,8 @@ tame_compile(const struct tame_target *next, const struct tame_target *prev,
 				w->npool = l.first;
 				l.nrows = 0;
 				l.fallback = SECCOMP_RET_ALLOW;
-			}
+			} else
+				out->changed++;
 		}
 		if (add_number(nr, &l) == -1)
 			goto toobig;

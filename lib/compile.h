@@ -11,6 +11,7 @@
 
 struct tame_prog {
 	int			 len;		/* first: in the page of insn[0] */
+	int			 changed;	/* numbers a delta answers anew */
 	struct sock_filter	 insn[TAME_MAXINSN];
 };
 
@@ -24,8 +25,10 @@ struct tame_target {
  * Compile the filter for next.  With prev not NULL, the filter is a delta
  * that narrows what the filter compiled for prev already decides: calls
  * both decide alike are allowed at once, since the older filter still
- * runs.  gate is the address libtame's own syscalls return to.  Returns
- * 0, or -1 with errno E2BIG when the program would not fit.
+ * runs; out->changed counts the numbers whose answer the delta changes
+ * (0: nothing to install).  gate is the address libtame's own syscalls
+ * return to.  Returns 0, or -1 with errno E2BIG when the program would
+ * not fit.
  */
 int	tame_compile(const struct tame_target *next,
 	    const struct tame_target *prev, uint64_t gate,

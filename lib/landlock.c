@@ -138,6 +138,41 @@ add_path(int ruleset, const char *path, uint64_t access)
 }
 
 /*
+ * A layer is known by what it handles and which of tame_lpaths it
+ * grants.  One equal to the newest layer in force adds nothing, and is
+ * not added: any chain of narrowing tame() calls then stays well inside
+ * the kernel's 16 layers.
+ */
+struct layer {
+	uint64_t	 handled;
+	uint32_t	 paths;		/* bit i: tame_lpaths[i] granted */
+};
+
+static struct layer	 newest, pending;
+static int		 newest_valid;
+
+static struct layer
+layer_for(int held, int abi)
+{
+	struct layer l = { handled(held, abi), 0 };
+	int i;
+
+	for (i = 0; i < tame_nlpaths && i < 32; i++)
+		if (held & tame_lpaths[i].flag)
+			l.paths |= 1u << i;
+	return l;
+}
+
+int
+tame__landlock_is_current(int held)
+{
+	struct layer l = layer_for(held, tame_landlock_abi());
+
+	return newest_valid && l.handled == newest.handled &&
+	    l.paths == newest.paths;
+}
+
+/*
  * Build the layer held needs.  Returns 0 with *ruleset_fd -1 when none is
  * needed, 0 with a ruleset to enforce, or -1 with errno.
  */
@@ -176,6 +211,7 @@ tame__landlock_prepare(int held, int *ruleset_fd)
 	if ((h & LANDLOCK_ACCESS_FS_REFER) &&
 	    (r = add_path((int)fd, "/", LANDLOCK_ACCESS_FS_REFER)) < 0)
 		goto fail;
+	pending = layer_for(held, abi);
 	*ruleset_fd = (int)fd;
 	return 0;
 fail:
@@ -195,5 +231,7 @@ tame__landlock_enforce(int ruleset_fd)
 		errno = (int)-r;
 		return -1;
 	}
+	newest = pending;
+	newest_valid = 1;
 	return 0;
 }

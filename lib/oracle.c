@@ -586,16 +586,33 @@ tame_oracle_nrules(void)
 }
 
 int
+tame_oracle_nounix(int held)
+{
+	if ((held & TAME_RW) && !(held & TAME_CMSG))
+		return held | TAME__NOUNIX;
+	return held;
+}
+
+static int
+add_held(int *out, int n, int h)
+{
+	int i;
+
+	for (i = 0; i < n && out[i] != h; i++)
+		;
+	if (i == n)
+		out[n++] = h;
+	return n;
+}
+
+int
 tame_oracle_distinct_helds(int *out)
 {
-	int f, h, i, n = 0;
+	int f, n = 0;
 
 	for (f = 0; f <= TAME_ALL; f++) {
-		h = tame_expand(f);
-		for (i = 0; i < n && out[i] != h; i++)
-			;
-		if (i == n)
-			out[n++] = h;
+		n = add_held(out, n, tame_expand(f));
+		n = add_held(out, n, tame_oracle_nounix(tame_expand(f)));
 	}
 	return n;
 }

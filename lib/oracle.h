@@ -63,9 +63,13 @@ int	tame_oracle_nrules(void);
 
 /*
  * Each distinct tame_expand() of the flag sets 0..TAME_ALL once, in flag
- * order: the compiler only ever sees expanded sets.  out needs room for
- * TAME_ALL + 1.  Returns how many.
+ * order, each also with the NOUNIX state where a first tame() could set
+ * it: the compiler only ever sees these.  out needs room for
+ * 2 * (TAME_ALL + 1).  Returns how many.
  */
 int	tame_oracle_distinct_helds(int *out);
+
+/* held with NOUNIX added where a first tame() may add it. */
+int	tame_oracle_nounix(int held);
 
 #endif /* TAME_ORACLE_H */

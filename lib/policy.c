@@ -13,7 +13,9 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <asm/sockios.h>
+#include <linux/fs.h>
 #include <linux/netlink.h>
 #include <linux/prctl.h>
 #include <linux/sched.h>
@@ -49,18 +51,13 @@
 #define GETPW		TAME_GETPW
 #define IOCTL		TAME_IOCTL
 #define PROC		TAME_PROC
+#define CMSG		TAME_CMSG
+#define NOUNIX		TAME__NOUNIX
 #define NET		(INET | UNIX | DNSPATH)
 
-/*
- * Open flags that decide what an open may do.  The tmpfile bit is the
- * kernel's 020000000 alone: glibc's O_TMPFILE also contains O_DIRECTORY,
- * and masking with it would refuse opendir().  O_PATH is in the mask so
- * that a path-only open is a lookup (RPATH), whatever access mode it
- * names.  O_CLOEXEC, O_NONBLOCK, O_DIRECTORY, O_NOFOLLOW, O_APPEND,
- * O_EXCL and O_LARGEFILE change nothing here and pass.
- */
-#define TMPFILE_BIT	020000000
-#define OPEN_BITS	(O_ACCMODE | O_CREAT | O_TRUNC | TMPFILE_BIT | O_PATH)
+/* Open flags: see TAME_OPEN_BITS in policy.h. */
+#define TMPFILE_BIT	TAME_TMPFILE_BIT
+#define OPEN_BITS	TAME_OPEN_BITS
 #define OPEN_READ	O_RDONLY, O_PATH
 #define OPEN_WRITE	O_WRONLY, O_WRONLY | O_TRUNC
 #define OPEN_RDWR	O_RDWR, O_RDWR | O_TRUNC
@@ -69,6 +66,9 @@
 #define CREATE_RDWR	O_RDWR | O_CREAT, O_RDWR | O_CREAT | O_TRUNC, \
 			O_RDWR | TMPFILE_BIT
 #define CREATE_READ	O_RDONLY | O_CREAT
+/* Every open TMPPATH may make beneath /tmp: all but plain reads. */
+#define TMP_OPENS	OPEN_WRITE, OPEN_RDWR, CREATE_WRITE, CREATE_RDWR, \
+			CREATE_READ
 
 /* pthread_create's clone; anything that makes namespaces or traces is out. */
 #define THREAD_CLONE	(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | \
@@ -99,7 +99,14 @@
 #define WHY_SOCK	"socket calls"
 #define WHY_TTY		"terminal control"
 #define WHY_PROC	"other processes: fork, signal, wait, change ids"
-#define WHY_TMP		"/tmp only, confined by Landlock"
+#define WHY_TMP		"beneath /tmp only: path checked, then Landlock"
+#define WHY_GRANTED	"a path a held flag grants, made by the handler"
+#define WHY_LOCK	"advisory locks on descriptors already open"
+#define WHY_MSG_FREE	"no AF_UNIX socket held: no descriptor can pass"
+#define WHY_MSG_GATE	"a message the handler checked"
+#define WHY_MSG_CHECK	"SCM_RIGHTS needs CMSG: checked in the handler"
+#define WHY_UNIX_FIRST	"the first AF_UNIX socket turns message checks on"
+#define WHY_XATTR	"user.* and POSIX ACLs only: name checked"
 
 const struct tame_rule tame_rules[] = {
 	/* Leaving is always possible: tame(0) keeps exactly these. */
@@ -233,10 +240,11 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(pwritev), RW, .why = WHY_IO },
 	{ SYS(pwritev2), RW, .why = WHY_IO },
 	{ SYS(lseek), RW, .why = WHY_IO },
-	{ SYS(sendfile), RW, .why = WHY_IO },
+	{ SYS(sendfile), RW, .why = "copy between descriptors already open" },
 	{ SYS(splice), RW, .why = WHY_IO },
 	{ SYS(tee), RW, .why = WHY_IO },
-	{ SYS(copy_file_range), RW, .why = WHY_IO },
+	{ SYS(copy_file_range), RW,
+	    .why = "copy between descriptors already open" },
 	{ SYS(fsync), RW, .why = WHY_IO },
 	{ SYS(fdatasync), RW, .why = WHY_IO },
 	{ SYS(ftruncate), RW, .why = WHY_IO },
@@ -250,10 +258,22 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(recvfrom), RW, .why = WHY_IO },
 	{ SYS(sendto), RW, .cond = { ISNULL(4) },
 	    .why = "send on a connected socket, no address" },
-	{ SYS(recvmsg), RW, .why = "XXX cannot see SCM_RIGHTS (CAVEATS)" },
-	{ SYS(sendmsg), RW, .why = "XXX cannot see SCM_RIGHTS (CAVEATS)" },
-	{ SYS(recvmmsg), RW, .why = "XXX cannot see SCM_RIGHTS (CAVEATS)" },
-	{ SYS(sendmmsg), RW, .why = "XXX cannot see SCM_RIGHTS (CAVEATS)" },
+	/*
+	 * Messages.  Seccomp cannot read a msghdr, so whether SCM_RIGHTS
+	 * rides along is the handler's to see: while the process may hold
+	 * an AF_UNIX socket these calls trap (below).  One that holds none
+	 * cannot pass a descriptor, and its messages go straight through.
+	 */
+	{ SYS(recvmsg), RW, NOUNIX, .why = WHY_MSG_FREE },
+	{ SYS(sendmsg), RW, NOUNIX, .why = WHY_MSG_FREE },
+	{ SYS(recvmmsg), RW, NOUNIX, .why = WHY_MSG_FREE },
+	{ SYS(sendmmsg), RW, NOUNIX, .why = WHY_MSG_FREE },
+	{ SYS(recvmsg), CMSG, .why = "descriptors may arrive (SCM_RIGHTS)" },
+	{ SYS(sendmsg), CMSG, .why = "descriptors may leave (SCM_RIGHTS)" },
+	{ SYS(recvmmsg), CMSG, .why = "descriptors may arrive (SCM_RIGHTS)" },
+	{ SYS(sendmmsg), CMSG, .why = "descriptors may leave (SCM_RIGHTS)" },
+	{ SYS(recvmsg), RW, .cond = { FROM_LIBTAME }, .why = WHY_MSG_GATE },
+	{ SYS(sendmsg), RW, .cond = { FROM_LIBTAME }, .why = WHY_MSG_GATE },
 	{ SYS(shutdown), RW, .why = WHY_IO },
 	{ SYS(close), RW, .why = WHY_FD },
 	{ SYS(close_range), RW, .why = WHY_FD },
@@ -264,14 +284,21 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(dup3), RW, .why = WHY_FD },
 	{ SYS(fcntl), RW, .cond = { IN(1, ALL32, F_DUPFD, F_DUPFD_CLOEXEC,
 	    F_GETFD, F_SETFD, F_GETFL, F_SETFL, F_GETOWN) }, .why = WHY_FD },
+	{ SYS(fcntl), RW, .cond = { IN(1, ALL32, F_GETLK, F_SETLK, F_SETLKW,
+	    F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW) }, .why = WHY_LOCK },
+	{ SYS(flock), RW, .why = WHY_LOCK },
 	{ SYS(ioctl), RW, .cond = { IN(1, ALL32, FIONREAD, FIONBIO, FIOCLEX,
 	    FIONCLEX) }, .why = WHY_FD },
+	{ SYS(ioctl), RW, .cond = { IN(1, ALL32, FICLONE, FICLONERANGE) },
+	    .why = "reflink: copy between descriptors already open" },
 #ifdef __NR_pipe
 	{ SYS(pipe), RW, .why = WHY_FD },
 #endif
 	{ SYS(pipe2), RW, .why = WHY_FD },
-	{ SYS(socketpair), RW, .cond = { IN(0, ALL32, AF_UNIX) },
+	{ SYS(socketpair), CMSG, .cond = { IN(0, ALL32, AF_UNIX) },
 	    .why = "an anonymous, connected pair" },
+	{ SYS(socketpair), RW, .cond = { FROM_LIBTAME },
+	    .why = "an anonymous pair, once message checks are on" },
 	{ SYS(eventfd2), RW, .why = WHY_FD },
 #ifdef __NR_eventfd
 	{ SYS(eventfd), RW, .why = WHY_FD },
@@ -406,9 +433,11 @@ const struct tame_rule tame_rules[] = {
 	    AF_INET6), IN(1, SOCK_TYPE, SOCK_STREAM, SOCK_DGRAM),
 	    IN(2, ALL32, 0, IPPROTO_TCP, IPPROTO_UDP) },
 	    .why = "TCP and UDP sockets" },
-	{ SYS(socket), UNIX, .cond = { IN(0, ALL32, AF_UNIX),
+	{ SYS(socket), CMSG, .cond = { IN(0, ALL32, AF_UNIX),
 	    IN(1, SOCK_TYPE, SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET),
 	    IN(2, ALL32, 0) }, .why = "local sockets" },
+	{ SYS(socket), UNIX, .cond = { IN(0, ALL32, AF_UNIX), FROM_LIBTAME },
+	    .why = "local sockets, once message checks are on" },
 	{ SYS(connect), NET, .why = WHY_SOCK },
 	{ SYS(sendto), NET, .why = "send with an address" },
 	{ SYS(getsockname), NET, .why = WHY_SOCK },
@@ -421,9 +450,6 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(listen), INET | UNIX, .why = WHY_SOCK },
 	{ SYS(accept), INET | UNIX, .why = WHY_SOCK },
 	{ SYS(accept4), INET | UNIX, .why = WHY_SOCK },
-
-	/* GETPW: the databases themselves are Landlock's (below). */
-	{ SYS(flock), GETPW, .why = "lock a database file, as in 2015" },
 
 	/* IOCTL: the terminal set.  TIOCSTI (typing into a tty) never. */
 	{ SYS(ioctl), IOCTL, .cond = { IN(1, ALL32, TCGETS, TCSETS, TCSETSW,
@@ -472,64 +498,110 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(sched_getparam), PROC, .why = WHY_PROC },
 
 	/*
-	 * Landlock-confined.  Seccomp cannot read a path, so these opens
-	 * pass the filter and a Landlock layer decides: the base set reads
-	 * the time zone files, GETPW and DNSPATH their databases, TMPPATH
-	 * works beneath /tmp.  Without Landlock they fail with EACCES.
+	 * Paths a flag grants only in part: the time zone and locale files
+	 * to everyone, the databases to GETPW and DNSPATH, /tmp to TMPPATH.
+	 * Seccomp cannot read a path, so without the flag that grants every
+	 * path these calls trap.  The handler copies the path once; when a
+	 * held flag grants it (tame_lpaths below) it makes the call itself,
+	 * from libtame's own syscall instruction, where a Landlock layer is
+	 * the real confinement (symlinks, ".."); any other path is a
+	 * violation whose report names it.  Without Landlock the granted
+	 * paths fail with EACCES: never more than can be confined.
 	 */
 	{ SYS(openat), BASE, .action = TA_LANDLOCK, .cond = { IN(2, OPEN_BITS,
-	    O_RDONLY) }, .why = "time zone files; GETPW and DNSPATH databases" },
+	    OPEN_READ), FROM_LIBTAME }, .why = WHY_GRANTED },
+	{ SYS(openat), TMPPATH, .action = TA_LANDLOCK, .cond = { IN(2,
+	    OPEN_BITS, TMP_OPENS), FROM_LIBTAME }, .why = WHY_GRANTED },
+	{ SYS(unlinkat), TMPPATH, .action = TA_LANDLOCK,
+	    .cond = { FROM_LIBTAME }, .why = WHY_GRANTED },
+	{ SYS(mkdirat), TMPPATH, .action = TA_LANDLOCK,
+	    .cond = { FROM_LIBTAME }, .why = WHY_GRANTED },
+	{ SYS(openat), BASE, .action = TA_EMULATE, .cond = { IN(2, OPEN_BITS,
+	    OPEN_READ) }, .why = "a read: the path must be one a held flag grants" },
+	{ SYS(openat), TMPPATH, .action = TA_EMULATE, .cond = { IN(2,
+	    OPEN_BITS, TMP_OPENS) }, .why = WHY_TMP },
 #ifdef __NR_open
-	{ SYS(open), BASE, .action = TA_LANDLOCK, .cond = { IN(1, OPEN_BITS,
-	    O_RDONLY) }, .why = "time zone files; GETPW and DNSPATH databases" },
+	{ SYS(open), BASE, .action = TA_EMULATE, .cond = { IN(1, OPEN_BITS,
+	    OPEN_READ) }, .why = "a read: the path must be one a held flag grants" },
+	{ SYS(open), TMPPATH, .action = TA_EMULATE, .cond = { IN(1, OPEN_BITS,
+	    TMP_OPENS) }, .why = WHY_TMP },
+	{ SYS(creat), TMPPATH, .action = TA_EMULATE, .why = WHY_TMP },
+	{ SYS(unlink), TMPPATH, .action = TA_EMULATE, .why = WHY_TMP },
+	{ SYS(mkdir), TMPPATH, .action = TA_EMULATE, .why = WHY_TMP },
+	{ SYS(rmdir), TMPPATH, .action = TA_EMULATE, .why = WHY_TMP },
 #endif
-	{ SYS(openat), TMPPATH, .action = TA_LANDLOCK, .cond = { IN(2, OPEN_BITS,
-	    OPEN_WRITE, OPEN_RDWR, CREATE_WRITE, CREATE_RDWR, CREATE_READ) },
-	    .why = WHY_TMP },
-#ifdef __NR_open
-	{ SYS(open), TMPPATH, .action = TA_LANDLOCK, .cond = { IN(1, OPEN_BITS,
-	    OPEN_WRITE, OPEN_RDWR, CREATE_WRITE, CREATE_RDWR, CREATE_READ) },
-	    .why = WHY_TMP },
-	{ SYS(unlink), TMPPATH, .action = TA_LANDLOCK, .why = WHY_TMP },
-	{ SYS(mkdir), TMPPATH, .action = TA_LANDLOCK, .why = WHY_TMP },
-	{ SYS(rmdir), TMPPATH, .action = TA_LANDLOCK, .why = WHY_TMP },
-#endif
-	{ SYS(unlinkat), TMPPATH, .action = TA_LANDLOCK, .why = WHY_TMP },
-	{ SYS(mkdirat), TMPPATH, .action = TA_LANDLOCK, .why = WHY_TMP },
-
+	{ SYS(unlinkat), TMPPATH, .action = TA_EMULATE, .why = WHY_TMP },
+	{ SYS(mkdirat), TMPPATH, .action = TA_EMULATE, .why = WHY_TMP },
 	/*
-	 * Trapped and done by libtame's SIGSYS handler.  fstat is
-	 * newfstatat(fd, "", AT_EMPTY_PATH) on glibc, which the filter cannot
-	 * tell from a lookup relative to fd; the handler checks the path is
-	 * empty.  glibc also stats the files it rereads (localtime, on every
-	 * localtime()); the handler allows the paths the Landlock layer
-	 * grants and lets the later rows decide the rest.  A signal to self
-	 * is fine; the filter cannot know our pid, which changes at fork.
+	 * fstat is newfstatat(fd, "", AT_EMPTY_PATH) on glibc, which the
+	 * filter cannot tell from a lookup relative to fd: the handler
+	 * checks the path is empty.  glibc also stats the files it rereads
+	 * (localtime, on every localtime()): the handler allows the paths
+	 * a held flag grants.  statx answers ENOSYS on those, and callers
+	 * fall back to fstat and stat.
 	 */
 	{ SYS(newfstatat), RW, .action = TA_EMULATE, .cond = { IN(3, ALL32,
 	    AT_EMPTY_PATH) }, .why = "fstat(), checked in the handler" },
 	{ SYS(newfstatat), BASE, .action = TA_EMULATE,
-	    .why = "stat of a file Landlock grants, checked in the handler" },
+	    .why = "a lookup: the path must be one a held flag grants" },
+	{ SYS(statx), BASE, .action = TA_EMULATE,
+	    .why = "ENOSYS on fstat or a granted path: callers fall back" },
+
+	/* A signal to self: the filter cannot know our pid (fork). */
 	{ SYS(kill), BASE, .action = TA_EMULATE, .why = "raise(): self only" },
 	{ SYS(tkill), BASE, .action = TA_EMULATE, .why = "raise(): self only" },
 	{ SYS(tgkill), BASE, .action = TA_EMULATE,
 	    .why = "raise(), abort(): self only" },
+
+	/*
+	 * Descriptor passing (see the message rows under RW): sending
+	 * SCM_RIGHTS without CMSG is a violation, and descriptors that
+	 * arrive are closed (MSG_CTRUNC).  Creating an AF_UNIX socket
+	 * turns the checks on first when the process held none.
+	 */
+	{ SYS(sendmsg), RW, .action = TA_EMULATE, .why = WHY_MSG_CHECK },
+	{ SYS(sendmmsg), RW, .action = TA_EMULATE, .why = WHY_MSG_CHECK },
+	{ SYS(recvmsg), RW, .action = TA_EMULATE,
+	    .why = "descriptors that arrive without CMSG are closed" },
+	{ SYS(recvmmsg), RW, .action = TA_EMULATE,
+	    .why = "descriptors that arrive without CMSG are closed" },
+	{ SYS(socketpair), RW, .action = TA_EMULATE,
+	    .cond = { IN(0, ALL32, AF_UNIX) }, .why = WHY_UNIX_FIRST },
+	{ SYS(socket), UNIX, .action = TA_EMULATE, .cond = { IN(0, ALL32,
+	    AF_UNIX), IN(1, SOCK_TYPE, SOCK_STREAM, SOCK_DGRAM,
+	    SOCK_SEQPACKET), IN(2, ALL32, 0) }, .why = WHY_UNIX_FIRST },
+
+	/*
+	 * Extended attributes: the user namespace and POSIX ACLs, which
+	 * cp -p, install and tar keep; never security.* or trusted.* (file
+	 * capabilities, labels).  A name is a string: the handler checks it.
+	 */
+	{ SYS(setxattr), WPATH, .cond = { FROM_LIBTAME }, .why = WHY_ATTR },
+	{ SYS(lsetxattr), WPATH, .cond = { FROM_LIBTAME }, .why = WHY_ATTR },
+	{ SYS(fsetxattr), WPATH, .cond = { FROM_LIBTAME }, .why = WHY_ATTR },
+	{ SYS(removexattr), WPATH, .cond = { FROM_LIBTAME }, .why = WHY_ATTR },
+	{ SYS(lremovexattr), WPATH, .cond = { FROM_LIBTAME },
+	    .why = WHY_ATTR },
+	{ SYS(fremovexattr), WPATH, .cond = { FROM_LIBTAME },
+	    .why = WHY_ATTR },
+	{ SYS(setxattr), WPATH, .action = TA_EMULATE, .why = WHY_XATTR },
+	{ SYS(lsetxattr), WPATH, .action = TA_EMULATE, .why = WHY_XATTR },
+	{ SYS(fsetxattr), WPATH, .action = TA_EMULATE, .why = WHY_XATTR },
+	{ SYS(removexattr), WPATH, .action = TA_EMULATE, .why = WHY_XATTR },
+	{ SYS(lremovexattr), WPATH, .action = TA_EMULATE, .why = WHY_XATTR },
+	{ SYS(fremovexattr), WPATH, .action = TA_EMULATE, .why = WHY_XATTR },
 
 	/* Soft denials: libc probes these and falls back on the error. */
 	{ SYS(clone3), BASE, .action = TA_ERRNO, .errnum = ENOSYS,
 	    .why = "flags unreadable; glibc falls back to clone" },
 	{ SYS(openat2), BASE, .action = TA_ERRNO, .errnum = ENOSYS,
 	    .why = "flags unreadable; callers fall back to openat" },
-	{ SYS(statx), BASE, .action = TA_ERRNO, .errnum = ENOSYS,
-	    .why = "callers fall back to fstat" },
 	{ SYS(ioctl), BASE, .action = TA_ERRNO, .errnum = ENOTTY,
-	    .cond = { IN(1, ALL32, TCGETS) }, .why = "isatty(): not a terminal" },
-	{ SYS(newfstatat), GETPW | DNSPATH, .action = TA_ERRNO,
-	    .errnum = EACCES, .why = "NSS checks files for changes; "
-	    "it copes, and no metadata leaks" },
+	    .cond = { IN(1, ALL32, TCGETS, TIOCGWINSZ, TIOCGPGRP, TIOCGSID) },
+	    .why = "terminal queries (isatty()): no terminal here" },
 	{ SYS(openat), GETPW | DNSPATH, .action = TA_ERRNO, .errnum = EACCES,
 	    .cond = { IN(2, OPEN_BITS, O_PATH) },
-	    .why = "NSS modules look paths up; they cope" },
+	    .why = "NSS modules (systemd's) look paths up from /; they cope" },
 	{ SYS(mmap), MALLOC, .action = TA_ERRNO, .errnum = EPERM,
 	    .cond = { IN(2, PROT_EXEC, PROT_EXEC), IN(3, MAP_ANONYMOUS, 0) },
 	    .why = "dlopen() fails gently: NSS skips a module" },
@@ -542,17 +614,40 @@ const struct tame_rule tame_rules[] = {
 };
 const int tame_nrules = sizeof(tame_rules) / sizeof(tame_rules[0]);
 
+/*
+ * The special files of the 2015 design, in Linux's places.  Everyone
+ * reads the time zone and locale data (2015: zoneinfo and the libc
+ * message catalogs; setlocale() reads the charset converters' cache) and
+ * the number of CPUs (sysconf()).  GETPW and
+ * DNSPATH read their databases, and the dynamic loader's cache and the
+ * libraries, so that an NSS module glibc loads late finds its file and
+ * then fails gently at the executable mapping instead of killing.
+ */
+#ifdef TAME_MULTIARCH		/* Debian's multiarch triplet (Makefile) */
+#define GCONV_DIR	"/usr/lib/" TAME_MULTIARCH "/gconv"
+#else
+#define GCONV_DIR	"/usr/lib64/gconv"
+#endif
+
 const struct tame_lpath tame_lpaths[] = {
 	{ TAME__BASE, TL_READ, "/etc/localtime" },
 	{ TAME__BASE, TL_READ, "/usr/share/zoneinfo" },
+	{ TAME__BASE, TL_READ, "/usr/lib/locale" },
+	{ TAME__BASE, TL_READ, "/usr/share/locale" },
+	{ TAME__BASE, TL_READ, GCONV_DIR },
+	{ TAME__BASE, TL_READ, "/sys/devices/system/cpu/online" },
 	{ TAME_GETPW, TL_READ, "/etc/passwd" },
 	{ TAME_GETPW, TL_READ, "/etc/group" },
-	{ TAME_GETPW, TL_READ, "/etc/nsswitch.conf" },
+	{ TAME_GETPW, TL_READ, "/proc/sys/kernel/ngroups_max" },
+	{ TAME_GETPW, TL_READ, "/run/systemd/userdb" },
+	{ TAME_GETPW | TAME_DNSPATH, TL_READ, "/etc/nsswitch.conf" },
+	{ TAME_GETPW | TAME_DNSPATH, TL_READ, "/etc/ld.so.cache" },
+	{ TAME_GETPW | TAME_DNSPATH, TL_READ, "/lib" },
+	{ TAME_GETPW | TAME_DNSPATH, TL_READ, "/usr/lib" },
 	{ TAME_DNSPATH, TL_READ, "/etc/resolv.conf" },
 	{ TAME_DNSPATH, TL_READ, "/etc/hosts" },
 	{ TAME_DNSPATH, TL_READ, "/etc/host.conf" },
 	{ TAME_DNSPATH, TL_READ, "/etc/services" },
-	{ TAME_DNSPATH, TL_READ, "/etc/nsswitch.conf" },
 	{ TAME_DNSPATH, TL_READ, "/etc/gai.conf" },
 	{ TAME_TMPPATH, TL_FULL, "/tmp" },
 };

@@ -10,22 +10,31 @@
 #ifndef TAME_POLICY_H
 #define TAME_POLICY_H
 
+#include <fcntl.h>
 #include <stdint.h>
 
 #include "tame.h"
 
 /*
- * Internal flag bits beside the public ones.  ALWAYS rows apply even
- * under tame(0); BASE rows apply under any nonzero set.
+ * Internal bits beside the public flags.  ALWAYS rows apply even under
+ * tame(0); BASE rows apply under any nonzero set.  NOUNIX is state, not a
+ * flag: the process held no AF_UNIX socket at its first tame() and has
+ * made none since, so no descriptor can pass and the message calls need
+ * no check.  tame() sets it only at the first call; it is cleared, never
+ * set again, when the process creates an AF_UNIX socket (cmsg.c).
  */
+#define TAME__NOUNIX	0x10000000
 #define TAME__BASE	0x20000000
 #define TAME__ALWAYS	0x40000000
+#define TAME__INTERNAL	(TAME__NOUNIX | TAME__BASE | TAME__ALWAYS)
 
 /* What a matching row does. */
 enum tame_action {
 	TA_ALLOW,		/* the call proceeds */
 	TA_ERRNO,		/* soft denial: fails with .errnum */
-	TA_EMULATE,		/* trap; libtame's SIGSYS handler does it safely */
+	TA_EMULATE,		/* trap; the SIGSYS handler checks what the
+				   filter cannot see (a path, a message),
+				   then makes the call or reports a violation */
 	TA_LANDLOCK,		/* allow, confined by a Landlock layer */
 	TA_DENY,		/* a violation, whatever later rows say */
 };
@@ -75,7 +84,12 @@ struct tame_rule {
 extern const struct tame_rule	tame_rules[];
 extern const int		tame_nrules;
 
-/* Landlock: the paths each path-gated flag may touch, and how. */
+/*
+ * The paths each path-gated flag may touch, and how.  A Landlock layer
+ * confines the process to them; the SIGSYS handler checks a trapped
+ * call's path against them first, so that any other path is a violation
+ * rather than EACCES.
+ */
 enum tame_lpath_right {
 	TL_READ = 1,			/* read files, list directories */
 	TL_FULL = 2,			/* read, write, create, remove */
@@ -84,7 +98,7 @@ enum tame_lpath_right {
 struct tame_lpath {
 	int		 flag;		/* TAME__BASE, TAME_GETPW, ... */
 	int		 rights;
-	char		 path[32];
+	char		 path[40];
 };
 
 extern const struct tame_lpath	tame_lpaths[];
@@ -100,6 +114,18 @@ struct tame_flagname {
 
 extern const struct tame_flagname tame_flagnames[];
 extern const int		tame_nflagnames;
+
+/*
+ * The open flags that decide what an open may do: the access mode,
+ * creating, truncating, the kernel's tmpfile bit alone (glibc's O_TMPFILE
+ * also holds O_DIRECTORY, and masking with it would refuse opendir()),
+ * and O_PATH, so that a path-only open is a lookup whatever access mode
+ * it names.  O_CLOEXEC, O_NONBLOCK, O_DIRECTORY, O_NOFOLLOW, O_APPEND,
+ * O_EXCL and O_LARGEFILE change nothing here and pass.
+ */
+#define TAME_TMPFILE_BIT	020000000
+#define TAME_OPEN_BITS	(O_ACCMODE | O_CREAT | O_TRUNC | \
+			 TAME_TMPFILE_BIT | O_PATH)
 
 /* Data codes in SECCOMP_RET_DATA of a trap, read back by the handler. */
 #define TAME_TRAP_REPORT	0

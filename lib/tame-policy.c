@@ -285,14 +285,14 @@ print_paths(int group, int rights, const char *lead)
 	int i, n = 0, k = 0;
 
 	for (i = 0; i < tame_nlpaths; i++)
-		if (tame_lpaths[i].flag == group &&
+		if ((tame_lpaths[i].flag & group) &&
 		    tame_lpaths[i].rights == rights)
 			n++;
 	if (n == 0)
 		return;
 	printf("%s\n", lead);
 	for (i = 0; i < tame_nlpaths; i++) {
-		if (tame_lpaths[i].flag != group ||
+		if ((tame_lpaths[i].flag & group) == 0 ||
 		    tame_lpaths[i].rights != rights)
 			continue;
 		k++;
@@ -344,15 +344,20 @@ print_group(int group, int implies)
 		if (dup)
 			continue;
 		flag_words(r->all, 1, " and ", words, sizeof(words));
-		snprintf(label, sizeof(label), "Together with %s", words);
+		if (r->all & TAME__NOUNIX)
+			snprintf(label, sizeof(label), "While the process "
+			    "holds no AF_UNIX socket");
+		else
+			snprintf(label, sizeof(label), "Together with %s",
+			    words);
 		print_kind(group, K_WITH, r->all, label);
 	}
 	print_kind(group, K_LANDLOCK, 0, "Confined by Landlock");
 	print_kind(group, K_GATE, 0, "From within libtame only");
 	print_paths(group, TL_READ,
-	    "Through Landlock, opens for reading may reach");
-	print_paths(group, TL_FULL, "Through Landlock, files may be read, "
-	    "written, created and removed beneath");
+	    "Without rpath, opens for reading and stat may reach");
+	print_paths(group, TL_FULL, "Without wpath and cpath, files may be\n"
+	    "read, written, created and removed beneath");
 }
 
 static const char *
@@ -409,7 +414,9 @@ print_conds(const struct tame_rule *r)
 		printf("is ");
 		for (j = 0; j < c->nval; j++) {
 			if (j > 0)
-				printf(j == c->nval - 1 ? " or " : ", ");
+				printf(j == c->nval - 1 ? " or " : ",");
+			if (j > 0 && j < c->nval - 1)
+				printf(j % 6 == 0 ? "\n" : " ");
 			print_value(c->val[j]);
 		}
 	}
@@ -531,11 +538,13 @@ print_mdoc(void)
 	    "that a flag adds to those of the flags it implies.\n"
 	    "An asterisk marks a call that is allowed only for some values\n"
 	    "of its arguments, as the flag descriptions above explain.\n"
-	    "Calls listed as confined by Landlock pass the filter and are\n"
-	    "then limited to the paths named in the entry\n"
-	    "(and to any path when the flag that grants them everywhere\n"
-	    "is held); elsewhere they fail with\n"
-	    ".Er EACCES .\n");
+	    "Calls listed as made from within libtame only are the ones the\n"
+	    ".Dv SIGSYS\n"
+	    "handler makes itself once it has checked them\n"
+	    ".Pq see Sx Emulated calls .\n"
+	    "The paths an entry names are granted by that check, which reads\n"
+	    "the path the program passed, and confined by a Landlock layer;\n"
+	    "any other path is a violation.\n");
 	printf(".Bl -tag -width Ds\n");
 	print_group(TAME__ALWAYS, 0);
 	print_group(TAME__BASE, 0);

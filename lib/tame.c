@@ -28,13 +28,27 @@ struct tame_state tame__state = {
 };
 
 static struct tame_prog prog;		/* static: no malloc after MALLOC */
-static int lock;
+static int lock;			/* the holder's thread id, or 0 */
 
-static void
+/*
+ * tame() and the SIGSYS handler (turning message checks on) both compile
+ * into the one static program.  Returns 0, or -1 when this very thread
+ * holds the lock already: a trap inside tame() itself must not wait for
+ * itself.
+ */
+static int
 state_lock(void)
 {
-	while (__atomic_exchange_n(&lock, 1, __ATOMIC_ACQUIRE))
-		;
+	int tid = (int)tame__gate(SYS_gettid, 0, 0, 0, 0, 0, 0), none;
+
+	for (;;) {
+		none = 0;
+		if (__atomic_compare_exchange_n(&lock, &none, tid, 0,
+		    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			return 0;
+		if (none == tid)
+			return -1;
+	}
 }
 
 static void
@@ -115,18 +129,61 @@ single_threaded(void)
 	return tame__gate(SYS_unshare, CLONE_THREAD, 0, 0, 0, 0, 0) == 0;
 }
 
+/*
+ * The flags and state this process's filters really stand for.  The
+ * handler turns message checks on by stacking a filter and noting its
+ * pid (a vfork child shares this memory, and must not speak for its
+ * parent); to this process NOUNIX is gone from then on.
+ */
+static int
+current_held(void)
+{
+	int held = tame__state.held;
+
+	if ((held & TAME__NOUNIX) && tame__state.unix_on_pid ==
+	    (int)tame__gate(SYS_getpid, 0, 0, 0, 0, 0, 0))
+		held &= ~TAME__NOUNIX;
+	return held;
+}
+
+/*
+ * The first tame() notes that no descriptor can pass when the process
+ * holds no AF_UNIX socket; later calls keep what is still true.
+ */
+static int
+with_state(int want, int held)
+{
+	if (tame__state.tamed)
+		return want | (held & TAME__NOUNIX);
+	if ((want & TAME_RW) && !(want & TAME_CMSG) &&
+	    !tame__holds_unix_socket())
+		want |= TAME__NOUNIX;
+	return want;
+}
+
+/* The seccomp half: install prog unless the delta changes nothing. */
+static int
+install(void)
+{
+	return prog.changed == 0 ? 0 : seccomp_install(&prog);
+}
+
 static int
 tame_locked(int flags)
 {
 	struct tame_target next, prev;
 	struct sigaction old_sigsys;
 	sigset_t sigsys;
-	int ruleset = -1, r, want, saved;
+	int ruleset = -1, r, want, saved, held = current_held();
 
 	want = tame_expand(flags);
-	if (want & ~tame__state.held) {
+	if (want & ~held) {
 		errno = EPERM;		/* only reductions */
 		return -1;
+	}
+	if (tame__state.tamed && want == (held & ~TAME__NOUNIX)) {
+		audit_marker(flags);	/* nothing narrows: nothing new */
+		return 0;
 	}
 	if (!tame__state.tamed && permissive_requested())
 		tame__state.permissive = 1;
@@ -138,14 +195,17 @@ tame_locked(int flags)
 	}
 
 	tame__warm(want);
+	want = with_state(want, held);
 	next.held = want;
-	next.landlock_ok = !tame__landlock_needed(want);
-	if (!next.landlock_ok && single_threaded()) {
-		if (tame__landlock_prepare(want, &ruleset) == -1)
+	next.landlock_ok = 1;
+	if (tame__landlock_needed(want) && !tame__landlock_is_current(want)) {
+		/* a layer binds only this thread and its later threads */
+		if (single_threaded() &&
+		    tame__landlock_prepare(want, &ruleset) == -1)
 			return -1;
 		next.landlock_ok = ruleset != -1;
 	}
-	prev.held = tame__state.held;
+	prev.held = held;
 	prev.landlock_ok = tame__state.landlock_ok;
 	if (tame_compile(&next, tame__state.tamed ? &prev : NULL,
 	    tame__gate_ip(), &prog) == -1)
@@ -179,11 +239,21 @@ tame_locked(int flags)
 	if (ruleset != -1) {
 		r = tame__landlock_enforce(ruleset);	/* closes it */
 		ruleset = -1;
-		if (r == -1)
-			goto restore;
+		if (r == -1) {
+			if (errno != E2BIG)
+				goto restore;
+			/*
+			 * The kernel's 16 layers are used up, by others:
+			 * the filter refuses what a layer would confine.
+			 */
+			next.landlock_ok = 0;
+			if (tame_compile(&next, tame__state.tamed ? &prev :
+			    NULL, tame__gate_ip(), &prog) == -1)
+				goto restore;
+		}
 	}
 	audit_marker(flags);
-	if (seccomp_install(&prog) == -1)
+	if (install() == -1)
 		goto restore;
 	tame__state.held = want;
 	tame__state.landlock_ok = next.landlock_ok;
@@ -204,6 +274,39 @@ fail:
 	return -1;
 }
 
+/*
+ * The process is about to hold an AF_UNIX socket (called from the SIGSYS
+ * handler, before it makes the trapped socket or socketpair): stack the
+ * delta that traps the message calls, unless this process's filters
+ * check them already.  Returns 0, or -errno.
+ */
+int
+tame__unix_checks_on(void)
+{
+	struct tame_target next, prev;
+	int held, r = 0;
+
+	if ((current_held() & TAME__NOUNIX) == 0)
+		return 0;
+	if (state_lock() == -1)
+		return -EDEADLK;	/* a trap inside this thread's tame() */
+	held = current_held();
+	if (held & TAME__NOUNIX) {
+		prev.held = held;
+		prev.landlock_ok = tame__state.landlock_ok;
+		next.held = held & ~TAME__NOUNIX;
+		next.landlock_ok = prev.landlock_ok;
+		if (tame_compile(&next, &prev, tame__gate_ip(), &prog) == -1 ||
+		    install() == -1)
+			r = -errno;
+		else
+			tame__state.unix_on_pid = (int)tame__gate(SYS_getpid,
+			    0, 0, 0, 0, 0, 0);
+	}
+	state_unlock();
+	return r;
+}
+
 TAME_EXPORT int
 tame(int flags)
 {
@@ -213,7 +316,10 @@ tame(int flags)
 		errno = EINVAL;
 		return -1;
 	}
-	state_lock();
+	if (state_lock() == -1) {
+		errno = EDEADLK;	/* tame() from a signal inside tame() */
+		return -1;
+	}
 	r = tame_locked(flags);
 	state_unlock();
 	return r;

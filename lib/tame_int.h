@@ -4,35 +4,95 @@
 #ifndef TAME_INT_H
 #define TAME_INT_H
 
+#include <limits.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define TAME_EXPORT	__attribute__((visibility("default")))
 
 struct tame_state {
-	int	held;		/* expanded flags (tame_expand) */
+	int	held;		/* expanded flags (tame_expand), NOUNIX */
 	int	tamed;		/* a filter is in place (or permissive) */
 	int	permissive;	/* TAME_AUDIT=permissive under a tracer */
 	int	landlock_ok;	/* what the newest filter was compiled with */
+	int	unix_on_pid;	/* the process that turned message checks on
+				   after its first tame() (cmsg.c) */
 	char	progname[64];
 };
 
 extern struct tame_state tame__state;
 
+/* One trapped call, as the handler sees it. */
+struct tame_call {
+	int		 nr;
+	uint64_t	 a[6];
+	int		 path_arg;	/* the argument path holds, or -1 */
+	const char	*path;		/* that argument, copied once */
+	const char	*detail;	/* what the handler saw, for the report
+					   ("SCM_RIGHTS"), or NULL */
+	int		 need;		/* with detail: the flags it needs */
+	_Alignas(8) char buf[PATH_MAX];	/* the path, or ancillary data */
+};
+
+/* A line built without allocation (async-signal-safe). */
+struct tame_line {
+	char	buf[1024];
+	size_t	len;
+};
+
+void	tame__put(struct tame_line *, const char *);
+void	tame__put_num(struct tame_line *, long);
+void	tame__put_hex(struct tame_line *, uint64_t);
+void	tame__put_quoted(struct tame_line *, const char *, size_t max);
+
+/* "openat "/etc/hostname" O_RDONLY": the call as the report names it. */
+void	tame__describe(struct tame_line *, const struct tame_call *);
+
+/* The argument of nr that is a path, or -1. */
+int	tame__path_arg(int nr);
+
+/* Copies from the program's memory; -EFAULT on a bad pointer. */
+long	tame__copy_str(char *dst, size_t len, uint64_t src);
+int	tame__copy_in(void *dst, uint64_t src, size_t len);
+
+/* Paths the flags grant (paths.c): held flags, TL_READ or TL_FULL. */
+int	tame__path_grantors(const char *path, int rights);
+int	tame__path_granted(int held, const char *path, int rights);
+
+/* The rights a trapped call's path needs (0: not a path check). */
+int	tame__path_rights(int nr, const uint64_t a[6], const char *path);
+
+/*
+ * Make a trapped call if it is allowed: 0 with the result in *ret, or -1
+ * (and, for a refusal the table cannot explain, c->detail and c->need).
+ */
+int	tame__emulate(int held, struct tame_call *c, long *ret);
+int	tame__cmsg_emulate(int held, struct tame_call *c, long *ret);
+
+/* Write the violation line for c. */
+void	tame__violation(const struct tame_call *c);
+
 struct sigaction;
 int	tame__install_handler(struct sigaction *);
 
 /*
- * The ways held could be widened to allow one call: each entry is a set of
- * public flags that together would do.  Returns how many were stored.
+ * The ways held could be widened to allow one call (path: its path,
+ * copied, or NULL): each entry is a set of public flags that together
+ * would do.  Returns how many were stored.
  */
-int	tame__missing(int held, int nr, const uint64_t args[6], int *alts,
-	    int max);
+int	tame__missing(int held, int nr, const uint64_t args[6],
+	    const char *path, int *alts, int max);
 
 /* Load NSS modules the flags will use, while that is still allowed. */
 void	tame__warm(int held);
 
+/* Descriptor passing (cmsg.c, tame.c). */
+int	tame__holds_unix_socket(void);
+int	tame__unix_checks_on(void);
+
 /* Landlock (landlock.c). */
 int	tame__landlock_needed(int held);
+int	tame__landlock_is_current(int held);
 int	tame__landlock_prepare(int held, int *ruleset_fd);
 int	tame__landlock_enforce(int ruleset_fd);
 

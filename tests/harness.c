@@ -81,17 +81,28 @@ int
 h_reported(const char *err, const char *call, const char *flag)
 {
 	char want[128];
-	const char *line;
+	const char *line, *end, *needs;
+	size_t n;
 
-	/* "prog[pid]: tame: call (nr) needs a or b+c" */
-	snprintf(want, sizeof(want), ": tame: %s (", call);
-	if ((line = strstr(err, want)) == NULL)
-		return 0;
-	if (flag == NULL)
-		return 1;
-	line = strstr(line, ") ");
-	return line != NULL && strstr(line, flag) != NULL &&
-	    strchr(line, '\n') > strstr(line, flag);
+	/* "prog[pid]: tame: call [details] needs a or b+c" */
+	n = (size_t)snprintf(want, sizeof(want), ": tame: %s", call);
+	for (line = strstr(err, want); line != NULL;
+	    line = strstr(line + 1, want)) {
+		if (line[n] != ' ' && line[n] != '\n')
+			continue;	/* "open" is not "openat" */
+		if (flag == NULL)
+			return 1;
+		/* the flags come after "needs", or the line says "not allowed" */
+		if ((end = strchr(line, '\n')) == NULL)
+			return 0;
+		if ((needs = strstr(line, " needs ")) == NULL || needs > end)
+			needs = strstr(line, " is not allowed");
+		if (needs == NULL || needs > end)
+			return 0;
+		needs = strstr(needs, flag);
+		return needs != NULL && needs < end;
+	}
+	return 0;
 }
 
 const char *

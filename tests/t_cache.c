@@ -220,7 +220,7 @@ static const int reach[] = { 255, 64 };
 
 START_TEST(test_first_filters)
 {
-	static int helds[TAME_ALL + 1];
+	static int helds[2 * (TAME_ALL + 1)];
 	static unsigned char bits[MAXNR], compat[MAXNR];
 	struct tame_target t;
 	char why[256] = "";
@@ -262,7 +262,7 @@ END_TEST
 START_TEST(test_oracle_agrees)
 {
 	static struct sock_filter f[TAME_MAXINSN];
-	static int helds[TAME_ALL + 1];
+	static int helds[2 * (TAME_ALL + 1)];
 	struct tame_target t;
 	int nh, h, n, nr;
 
@@ -315,11 +315,15 @@ START_TEST(test_delta_filters)
 	for (i = 0; i < 1500 && why[0] == '\0'; i++) {
 		f = i < 13 ? TAME_ALL : (int)(rng() & TAME_ALL);
 		t[0].held = tame_expand(f);
+		if (i % 2)
+			t[0].held = tame_oracle_nounix(t[0].held);
 		t[0].landlock_ok = i < 13 ? 1 : (int)(rng() % 2);
 		for (j = 1; j < 3; j++) {
 			f = i < 13 && j == 1 ? TAME_ALL & ~(1 << i) :
 			    f & (int)rng() & (int)rng();
-			t[j].held = tame_expand(f);
+			/* NOUNIX is kept, or dropped by the handler */
+			t[j].held = tame_expand(f) | (rng() % 4 ?
+			    t[j - 1].held & TAME__NOUNIX : 0);
 			t[j].landlock_ok = t[j - 1].landlock_ok &&
 			    (rng() % 4 != 0);
 		}

@@ -486,7 +486,7 @@ build_first(int held, int landlock_ok, struct tame_prog *p,
 /* ---- every flag set on the fixed tuples ---- */
 
 static struct tuples	 fixed, gated;
-static int		 helds[0x2000], nhelds;
+static int		 helds[0x4000], nhelds;
 
 static void
 setup_tuples(void)
@@ -669,6 +669,8 @@ START_TEST(test_random_tuples)
 	while (done < n) {
 		/* one target for a batch: building the oracle is the cost */
 		held = tame_expand(rng() % (TAME_ALL + 1));
+		if (rng() % 2)
+			held = tame_oracle_nounix(held);
 		ll = rng() % 2;
 		build_first(held, ll, &prog_a, ob, olen);
 		for (i = 0; i < 200 && done < n; i++, done++) {
@@ -695,6 +697,18 @@ struct chain {
 	struct tame_target	 t[3];
 	int			 n;
 };
+
+/*
+ * A trap from an older filter where the newest alone soft-denies: the
+ * kernel lets the trap win, and the handler answers it by the current
+ * flags (handler.c: current_answer), so the process sees the errno.
+ */
+static int
+handler_decides(uint32_t stacked, uint32_t newest)
+{
+	return stacked == (SECCOMP_RET_TRAP | TAME_TRAP_EMULATE) &&
+	    (newest & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_ERRNO;
+}
 
 static void
 chain_check(struct tally *ty, const struct chain *ch, const struct tuples *ts)
@@ -736,7 +750,7 @@ chain_check(struct tally *ty, const struct chain *ch, const struct tuples *ts)
 		o = stack(ro, ch->n);
 		ty->compared++;
 		tally_count(ty, a);
-		if (a != b || a != c || a != o) {
+		if (a != b || a != o || (a != c && !handler_decides(a, c))) {
 			struct tuple show = *tp;
 
 			tally_bad(ty, "stack", ch->t[ch->n - 1].held,
@@ -783,6 +797,13 @@ narrower_ll(int ll)
 	return ll ? (int)(rng() % 2) : 0;
 }
 
+/* Later tame() calls keep NOUNIX; creating an AF_UNIX socket drops it. */
+static int
+kept_nounix(int held)
+{
+	return rng() % 4 ? held & TAME__NOUNIX : 0;
+}
+
 START_TEST(test_stacked_deltas)
 {
 	struct tuples few = { NULL, 0, 0 };
@@ -810,17 +831,23 @@ START_TEST(test_stacked_deltas)
 		chain_check(&ty, &ch, &few);
 		pairs += 2;
 	}
-	/* random pairs and triples, old always a superset */
-	for (i = 0; i < 120; i++) {
+	/*
+	 * Random pairs and triples, old always a superset; NOUNIX, where
+	 * the first set has it, kept or (as the handler does) dropped.
+	 */
+	for (i = 0; i < 240; i++) {
 		f = rng() % (TAME_ALL + 1);
 		ch.t[0] = (struct tame_target){ tame_expand(f), rng() % 2 };
+		if (i % 2)
+			ch.t[0].held = tame_oracle_nounix(ch.t[0].held);
 		f = narrower(f);
-		ch.t[1] = (struct tame_target){ tame_expand(f),
-		    narrower_ll(ch.t[0].landlock_ok) };
+		ch.t[1] = (struct tame_target){ tame_expand(f) |
+		    kept_nounix(ch.t[0].held), narrower_ll(ch.t[0].landlock_ok) };
 		ch.n = 2;
 		if (i % 3 == 0) {
 			f = narrower(f);
-			ch.t[2] = (struct tame_target){ tame_expand(f),
+			ch.t[2] = (struct tame_target){ tame_expand(f) |
+			    kept_nounix(ch.t[1].held),
 			    narrower_ll(ch.t[1].landlock_ok) };
 			ch.n = 3;
 			triples++;

@@ -618,26 +618,64 @@ START_TEST(test_msync_mincore_work_under_malloc)
 }
 END_TEST
 
-/* flock: GETPW's, as in 2015; nothing else grants it. */
+/*
+ * Advisory locks on descriptors already open are RW's: flock and the
+ * POSIX and OFD record locks of fcntl (sqlite, dpkg, mail spools).
+ */
 static int
-body_flock(void *arg)
+body_locks(void *arg)
 {
-	int p[2];
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	int fd = *(int *)arg;
 
-	(void)arg;
-	if (pipe(p) == -1)
+	if (flock(fd, LOCK_EX | LOCK_NB) == -1 || flock(fd, LOCK_UN) == -1)
 		return 1;
-	/* a pipe cannot be locked: EINVAL here means the call went through */
-	return flock(p[0], LOCK_EX | LOCK_NB) == -1 && errno != EINVAL ? 2 : 0;
+	if (fcntl(fd, F_SETLK, &fl) == -1 || fcntl(fd, F_GETLK, &fl) == -1)
+		return 2;
+	fl.l_type = F_UNLCK;
+	if (fcntl(fd, F_SETLKW, &fl) == -1)
+		return 3;
+	fl.l_type = F_RDLCK;
+	fl.l_pid = 0;
+	if (fcntl(fd, F_OFD_SETLK, &fl) == -1 || fcntl(fd, F_OFD_GETLK,
+	    &fl) == -1)
+		return 4;
+	return 0;
 }
 
-START_TEST(test_flock_needs_getpw)
+static int
+body_flock_only(void *arg)
 {
-	struct outcome o = h_run(TAME_GETPW, NULL, body_flock, NULL);
+	flock(*(int *)arg, LOCK_EX | LOCK_NB);
+	return REACHED;
+}
 
+static int
+body_setlk_only(void *arg)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+
+	fcntl(*(int *)arg, F_SETLK, &fl);
+	return REACHED;
+}
+
+START_TEST(test_locks_work_under_rw)
+{
+	char path[] = "/var/tmp/tame-lock.XXXXXX";
+	struct outcome o;
+	int fd;
+
+	ck_assert_int_ge(fd = mkstemp(path), 0);
+	unlink(path);
+	o = h_run(TAME_RW, NULL, body_locks, &fd);
 	ck_assert_exit(o, 0);
-	o = h_run(TAME_STDIO, NULL, body_flock, NULL);
-	ck_assert_violation(o, "flock", "getpw");
+	o = h_run(TAME_MALLOC, NULL, body_flock_only, &fd);
+	ck_assert_violation(o, "flock", "rw");
+	o = h_run(TAME_MALLOC, NULL, body_setlk_only, &fd);
+	ck_assert_violation(o, "fcntl", "rw");
+	ck_assert_msg(strstr(o.err, "fcntl F_SETLK ") != NULL,
+	    "the line should name F_SETLK: %s", o.err);
+	close(fd);
 }
 END_TEST
 
@@ -806,25 +844,49 @@ START_TEST(test_isatty_without_ioctl_is_enotty)
 }
 END_TEST
 
+/*
+ * Without IOCTL the process sees no terminal: the read-only queries
+ * (window size, process group, session) fail with ENOTTY, as isatty's
+ * TCGETS does, instead of killing; curl asks for the window size of its
+ * standard input whatever it is.
+ */
+static int
+body_tty_queries(void *arg)
+{
+	struct ctx *c = arg;
+	struct winsize ws;
+	pid_t pg;
+
+	if (ioctl(c->fd[1], TIOCGWINSZ, &ws) != -1 || errno != ENOTTY)
+		return 1;
+	if (ioctl(c->fd[1], TIOCGPGRP, &pg) != -1 || errno != ENOTTY)
+		return 2;
+	if (ioctl(c->fd[1], TIOCGSID, &pg) != -1 || errno != ENOTTY)
+		return 3;
+	return 0;
+}
+
 static int
 body_tiocgwinsz(void *arg)
 {
 	struct ctx *c = arg;
 	struct winsize ws;
 
-	if (ioctl(c->fd[1], TIOCGWINSZ, &ws) == -1)
-		return 1;
-	return REACHED;
+	return ioctl(c->fd[1], TIOCGWINSZ, &ws) == 0 ? 0 : 1;
 }
 
-START_TEST(test_tiocgwinsz_needs_ioctl)
+START_TEST(test_tty_queries_without_ioctl_see_no_terminal)
 {
 	struct ctx c;
 	struct outcome o;
 
 	ctx_init(&c);
-	o = h_run(TAME_STDIO, setup_pty, body_tiocgwinsz, &c);
-	ck_assert_violation(o, "ioctl", "ioctl");
+	o = h_run(TAME_STDIO, setup_pty, body_tty_queries, &c);
+	ck_assert_exit(o, 0);
+	ck_assert_str_eq(o.err, "");
+	ctx_init(&c);
+	o = h_run(TAME_STDIO | TAME_IOCTL, setup_pty, body_tiocgwinsz, &c);
+	ck_assert_exit(o, 0);
 }
 END_TEST
 
@@ -1408,94 +1470,7 @@ START_TEST(test_cmsg_implies_unix)
 }
 END_TEST
 
-static int
-send_fd(int s, int fd)
-{
-	union {
-		struct cmsghdr	hdr;
-		char		buf[CMSG_SPACE(sizeof(int))];
-	} u;
-	struct msghdr msg;
-	struct cmsghdr *cm;
-	struct iovec iov = { "F", 1 };
 
-	memset(&msg, 0, sizeof(msg));
-	memset(&u, 0, sizeof(u));
-	msg.msg_iov = &iov;
-	msg.msg_iovlen = 1;
-	msg.msg_control = u.buf;
-	msg.msg_controllen = sizeof(u.buf);
-	cm = CMSG_FIRSTHDR(&msg);
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
-	return sendmsg(s, &msg, 0) == 1 ? 0 : -1;
-}
-
-static int
-recv_fd(int s)
-{
-	union {
-		struct cmsghdr	hdr;
-		char		buf[CMSG_SPACE(sizeof(int))];
-	} u;
-	struct msghdr msg;
-	struct cmsghdr *cm;
-	char c;
-	struct iovec iov = { &c, 1 };
-	int fd;
-
-	memset(&msg, 0, sizeof(msg));
-	msg.msg_iov = &iov;
-	msg.msg_iovlen = 1;
-	msg.msg_control = u.buf;
-	msg.msg_controllen = sizeof(u.buf);
-	if (recvmsg(s, &msg, 0) != 1 || (cm = CMSG_FIRSTHDR(&msg)) == NULL ||
-	    cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS)
-		return -1;
-	memcpy(&fd, CMSG_DATA(cm), sizeof(int));
-	return fd;
-}
-
-static int
-body_scm_rights(void *arg)
-{
-	char buf[4];
-	int sv[2], p[2], fd;
-
-	(void)arg;
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == -1 || pipe(p) == -1)
-		return 1;
-	if (send_fd(sv[0], p[1]) == -1)
-		return 2;
-	close(p[1]);
-	if ((fd = recv_fd(sv[1])) == -1)
-		return 3;
-	/* the received descriptor is the pipe's write end */
-	if (write(fd, "fd!", 3) != 3 || read_full(p[0], buf, 3) == -1 ||
-	    memcmp(buf, "fd!", 3) != 0)
-		return 4;
-	return 0;
-}
-
-/*
- * KNOWN, DOCUMENTED GAP, NOT A FEATURE: seccomp cannot read the msghdr
- * that sendmsg/recvmsg point to, so it cannot tell SCM_RIGHTS from data
- * (DESIGN.md decision 10; the table's sendmsg/recvmsg rows and tame.h
- * say so and point to tame(3)'s CAVEATS).  Descriptors therefore pass
- * over a socketpair under STDIO alone, without CMSG.  This test pins the
- * gap down exactly; if CMSG is ever enforced (e.g. by trapping sendmsg
- * and checking msg_control in the handler), it must change to expect a
- * violation naming cmsg.
- */
-START_TEST(test_scm_rights_passes_under_stdio_documented_gap)
-{
-	struct outcome o = h_run(TAME_STDIO, NULL, body_scm_rights, NULL);
-
-	ck_assert_exit(o, 0);
-}
-END_TEST
 
 /*
  * PROC: other processes.  Signals to self stay in every nonzero set.
@@ -1975,13 +1950,13 @@ proc_net_suite(void)
 	tcase_add_test(tc, test_pipe_dup_poll_select_work_under_rw);
 	tcase_add_test(tc, test_signalfd_works_under_rw);
 	tcase_add_test(tc, test_msync_mincore_work_under_malloc);
-	tcase_add_test(tc, test_flock_needs_getpw);
+	tcase_add_test(tc, test_locks_work_under_rw);
 	tcase_add_test(tc, test_lseek_read_write_work_under_rw);
 	tcase_add_test(tc, test_fcntl_housekeeping_works_under_rw);
 	tcase_add_test(tc, test_fcntl_setown_kills);
 	tcase_add_test(tc, test_ioctl_fionread_works_under_rw);
 	tcase_add_test(tc, test_isatty_without_ioctl_is_enotty);
-	tcase_add_test(tc, test_tiocgwinsz_needs_ioctl);
+	tcase_add_test(tc, test_tty_queries_without_ioctl_see_no_terminal);
 	tcase_add_test(tc, test_sendto_with_address_needs_network);
 	tcase_add_test(tc, test_sendto_with_address_works_under_inet);
 	tcase_add_test(tc, test_send_without_address_works_under_rw);
@@ -2015,7 +1990,6 @@ proc_net_suite(void)
 
 	tc = tcase(s, "cmsg");
 	tcase_add_test(tc, test_cmsg_implies_unix);
-	tcase_add_test(tc, test_scm_rights_passes_under_stdio_documented_gap);
 
 	tc = tcase(s, "proc");
 	tcase_add_test(tc, test_fork_needs_proc);

@@ -54,7 +54,7 @@ out=$("$dir/prog" 2>"$dir/err")
 status=$?
 [ "$out" = tamed ] || no "consumer printed '$out'"
 [ $status -eq 159 ] || no "consumer status $status, expected 159 (SIGSYS)"
-grep -q '^prog\[[0-9]*\]: tame: socket (41) needs inet' "$dir/err" ||
+grep -q '^prog\[[0-9]*\]: tame: socket AF_INET SOCK_STREAM 0 needs inet' "$dir/err" ||
     no "violation line was '$(cat "$dir/err")'"
 # statically, through pkg-config --static
 cc "$dir/prog.c" -o "$dir/prog-static" -static \

@@ -1,0 +1,314 @@
+/*
+ * emulate.c: the trapped calls the SIGSYS handler may make itself.
+ *
+ * The filter traps a call (TA_EMULATE) when its registers cannot tell
+ * whether it is allowed: a path, a signal's target, an attribute name, a
+ * message's ancillary data.  Here the handler reads what the filter
+ * could not, once, into its own memory; decides; and makes the call from
+ * libtame's own syscall instruction, with that copy, so that what was
+ * checked is what runs.  A call it will not make goes back to the table's
+ * later rows (a soft denial) or is a violation.
+ *
+ * Each function returns 0 with the call's result (or -errno) in *ret, or
+ * -1 when the handler refuses the call.
+ */
+#include <sys/syscall.h>
+#include <sys/types.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "gate.h"
+#include "policy.h"
+#include "tame_int.h"
+
+#define STAT_FLAGS	(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH)
+
+/*
+ * Copy argument i, a path, into the call's buffer.  Returns 0, or the
+ * error the kernel would give (EFAULT, ENAMETOOLONG) as the result.
+ */
+static int
+fetch_path(struct tame_call *c, int i, long *ret)
+{
+	long n = tame__copy_str(c->buf, sizeof(c->buf), c->a[i]);
+
+	if (n < 0) {
+		*ret = n;
+		return -1;
+	}
+	c->path_arg = i;
+	c->path = c->buf;
+	return 0;
+}
+
+/* A granted path call goes through only where Landlock confines it. */
+static long
+confined(long nr, long a0, long a1, long a2, long a3)
+{
+	if (!tame__state.landlock_ok)
+		return -EACCES;
+	return tame__gate(nr, a0, a1, a2, a3, 0, 0);
+}
+
+/* open, openat, creat: a read of a granted file, or a change in /tmp. */
+static int
+open_call(int held, struct tame_call *c, long *ret)
+{
+	int at = c->nr == SYS_openat, flags, rights;
+	long mode;
+
+#ifdef SYS_creat
+	if (c->nr == SYS_creat) {
+		flags = O_CREAT | O_WRONLY | O_TRUNC;
+		mode = (long)c->a[1];
+	} else
+#endif
+	{
+		flags = (int)c->a[at + 1];
+		mode = (long)c->a[at + 2];
+	}
+	if (fetch_path(c, at, ret) == -1)
+		return 0;
+	rights = (flags & TAME_OPEN_BITS) == O_RDONLY ||
+	    (flags & TAME_OPEN_BITS) == O_PATH ? TL_READ : TL_FULL;
+	if (!tame__path_granted(held, c->path, rights))
+		return -1;
+	*ret = confined(SYS_openat, AT_FDCWD, (long)c->path, flags, mode);
+	return 0;
+}
+
+/* unlink, rmdir, mkdir and their *at forms: beneath /tmp only. */
+static int
+name_call(int held, struct tame_call *c, long *ret)
+{
+	int at = c->nr == SYS_unlinkat || c->nr == SYS_mkdirat;
+
+	if (fetch_path(c, at, ret) == -1)
+		return 0;
+	if (!tame__path_granted(held, c->path, TL_FULL))
+		return -1;
+	switch (c->nr) {
+	case SYS_unlinkat:
+		*ret = confined(SYS_unlinkat, AT_FDCWD, (long)c->path,
+		    (long)c->a[2], 0);
+		return 0;
+	case SYS_mkdirat:
+		*ret = confined(SYS_mkdirat, AT_FDCWD, (long)c->path,
+		    (long)c->a[2], 0);
+		return 0;
+#ifdef SYS_unlink
+	case SYS_unlink:
+		*ret = confined(SYS_unlinkat, AT_FDCWD, (long)c->path, 0, 0);
+		return 0;
+	case SYS_rmdir:
+		*ret = confined(SYS_unlinkat, AT_FDCWD, (long)c->path,
+		    AT_REMOVEDIR, 0);
+		return 0;
+	case SYS_mkdir:
+		*ret = confined(SYS_mkdirat, AT_FDCWD, (long)c->path,
+		    (long)c->a[1], 0);
+		return 0;
+#endif
+	}
+	return -1;
+}
+
+/*
+ * newfstatat: fstat() in glibc's spelling under RW, or a stat of a
+ * granted file (glibc's tzset() on every localtime()).
+ */
+static int
+stat_call(int held, struct tame_call *c, long *ret)
+{
+	int flags = (int)c->a[3];
+
+	if ((flags & AT_EMPTY_PATH) && c->a[1] == 0) {
+		c->buf[0] = '\0';	/* Linux 6.11+: NULL means "" */
+		c->path = c->buf;
+		c->path_arg = 1;
+	} else if (fetch_path(c, 1, ret) == -1)
+		return 0;
+	if ((flags & AT_EMPTY_PATH) && c->path[0] == '\0') {
+		if ((held & TAME_RW) == 0)
+			return -1;
+		*ret = tame__gate(SYS_fstat, (long)c->a[0], (long)c->a[2], 0,
+		    0, 0, 0);
+		return 0;
+	}
+	if ((flags & ~STAT_FLAGS) != 0 ||
+	    !tame__path_granted(held, c->path, TL_READ))
+		return -1;
+	*ret = tame__gate(SYS_newfstatat, AT_FDCWD, (long)c->path,
+	    (long)c->a[2], flags, 0, 0);
+	return 0;
+}
+
+/*
+ * statx: callers fall back to fstat and stat on ENOSYS, which the
+ * handler then checks; a path nothing grants is a violation here.
+ */
+static int
+statx_call(int held, struct tame_call *c, long *ret)
+{
+	int flags = (int)c->a[2];
+
+	if ((flags & AT_EMPTY_PATH) && c->a[1] == 0) {
+		*ret = -ENOSYS;
+		return 0;
+	}
+	if (fetch_path(c, 1, ret) == -1)
+		return 0;
+	if (((flags & AT_EMPTY_PATH) && c->path[0] == '\0') ||
+	    tame__path_granted(held, c->path, TL_READ)) {
+		*ret = -ENOSYS;
+		return 0;
+	}
+	return -1;
+}
+
+/* kill, tkill, tgkill: only this process. */
+static int
+signal_call(struct tame_call *c, long *ret)
+{
+	long pid = tame__gate(SYS_getpid, 0, 0, 0, 0, 0, 0);
+	const uint64_t *a = c->a;
+
+	switch (c->nr) {
+	case SYS_kill:
+		if ((pid_t)a[0] != pid)
+			return -1;
+		*ret = tame__gate(SYS_kill, pid, (long)a[1], 0, 0, 0, 0);
+		return 0;
+	case SYS_tgkill:
+		if ((pid_t)a[0] != pid)
+			return -1;
+		*ret = tame__gate(SYS_tgkill, pid, (long)a[1], (long)a[2], 0,
+		    0, 0);
+		return 0;
+	case SYS_tkill:
+		/* only threads of this process: tgkill says ESRCH otherwise */
+		*ret = tame__gate(SYS_tgkill, pid, (long)a[0], (long)a[1], 0,
+		    0, 0);
+		return 0;
+	}
+	return -1;
+}
+
+/* Attribute names a WPATH process may set or remove. */
+static int
+xattr_name_ok(const char *name)
+{
+	return strncmp(name, "user.", 5) == 0 ||
+	    strcmp(name, "system.posix_acl_access") == 0 ||
+	    strcmp(name, "system.posix_acl_default") == 0;
+}
+
+/* set/remove xattr, by path, link or descriptor: the name is checked. */
+static int
+xattr_call(struct tame_call *c, long *ret)
+{
+	char name[256];
+	long n, target = (long)c->a[0];
+	int by_path = c->nr != SYS_fsetxattr && c->nr != SYS_fremovexattr;
+
+	if ((n = tame__copy_str(name, sizeof(name), c->a[1])) < 0) {
+		*ret = n == -ENAMETOOLONG ? -ERANGE : n;
+		return 0;
+	}
+	if (by_path) {
+		if (fetch_path(c, 0, ret) == -1)
+			return 0;
+		target = (long)c->path;
+	}
+	if (!xattr_name_ok(name))
+		return -1;
+	*ret = tame__gate(c->nr, target, (long)name, (long)c->a[2],
+	    (long)c->a[3], (long)c->a[4], 0);
+	return 0;
+}
+
+int
+tame__emulate(int held, struct tame_call *c, long *ret)
+{
+	switch (c->nr) {
+	case SYS_openat:
+#ifdef SYS_open
+	case SYS_open:
+	case SYS_creat:
+#endif
+		return open_call(held, c, ret);
+	case SYS_unlinkat:
+	case SYS_mkdirat:
+#ifdef SYS_unlink
+	case SYS_unlink:
+	case SYS_rmdir:
+	case SYS_mkdir:
+#endif
+		return name_call(held, c, ret);
+	case SYS_newfstatat:
+		return stat_call(held, c, ret);
+	case SYS_statx:
+		return statx_call(held, c, ret);
+	case SYS_kill:
+	case SYS_tkill:
+	case SYS_tgkill:
+		return signal_call(c, ret);
+	case SYS_setxattr:
+	case SYS_lsetxattr:
+	case SYS_fsetxattr:
+	case SYS_removexattr:
+	case SYS_lremovexattr:
+	case SYS_fremovexattr:
+		return xattr_call(c, ret);
+	case SYS_sendmsg:
+	case SYS_sendmmsg:
+	case SYS_recvmsg:
+	case SYS_recvmmsg:
+	case SYS_socketpair:
+	case SYS_socket:
+		return tame__cmsg_emulate(held, c, ret);
+	}
+	return -1;
+}
+
+/*
+ * The rights a trapped call's path needs, for those the handler checks
+ * against tame_lpaths; 0 for any other call.  The violation report uses
+ * it to name the flags whose paths would have granted this one.
+ */
+int
+tame__path_rights(int nr, const uint64_t a[6], const char *path)
+{
+	int flags;
+
+	switch (nr) {
+	case SYS_openat:
+#ifdef SYS_open
+	case SYS_open:
+#endif
+		flags = (int)a[nr == SYS_openat ? 2 : 1];
+		return (flags & TAME_OPEN_BITS) == O_RDONLY ||
+		    (flags & TAME_OPEN_BITS) == O_PATH ? TL_READ : TL_FULL;
+	case SYS_newfstatat:
+	case SYS_statx:
+		flags = (int)a[nr == SYS_statx ? 2 : 3];
+		/* fstat's spelling looks no path up */
+		if ((flags & AT_EMPTY_PATH) && (a[1] == 0 ||
+		    (path != NULL && path[0] == '\0')))
+			return 0;
+		return TL_READ;
+	case SYS_unlinkat:
+	case SYS_mkdirat:
+#ifdef SYS_unlink
+	case SYS_creat:
+	case SYS_unlink:
+	case SYS_rmdir:
+	case SYS_mkdir:
+#endif
+		return TL_FULL;
+	}
+	return 0;
+}

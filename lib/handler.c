@@ -1,0 +1,124 @@
+/*
+ * handler.c: libtame's SIGSYS handler.  Every trap lands here.
+ *
+ * An emulation trap (TAME_TRAP_EMULATE) is a call the filter could not
+ * decide: emulate.c decides it by the current flags and, if it is
+ * allowed, makes it; if not, the table's later rows say whether it fails
+ * softly with an errno, and otherwise it is a violation.
+ *
+ * A violation writes one line (report.c) and repeats the call.  SIGSYS
+ * is blocked inside its own handler, so the kernel resets it to the
+ * default action and the whole process dies of SIGSYS, with a core
+ * where the limits allow.
+ */
+#include <sys/syscall.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "gate.h"
+#include "policy.h"
+#include "tame_int.h"
+
+/*
+ * When the handler will not make a trapped call, the rows after the trap
+ * decide, as if it were not there: a soft denial returns its errno.
+ * Returns the errno, or 0 for a violation.
+ */
+static int
+after_trap(int held, const struct tame_call *c)
+{
+	int row = tame_policy_match_except(held, c->nr, c->a, 0, 1,
+	    TA_EMULATE);
+
+	if (c->detail != NULL || row < 0 ||
+	    tame_rules[row].action != TA_ERRNO)
+		return 0;
+	return tame_rules[row].errnum;
+}
+
+/*
+ * A trap may come from an older filter, made for flags since dropped,
+ * when the newest would answer with an errno (the kernel lets a trap
+ * win over an errno): the current flags decide.  Returns 1 with that
+ * errno in *ret, or 0 to go on.
+ */
+static int
+current_answer(int held, const struct tame_call *c, long *ret)
+{
+	int row = tame_policy_match(held, c->nr, c->a, 0, 1);
+
+	if (row < 0 || tame_rules[row].action != TA_ERRNO)
+		return 0;
+	*ret = -tame_rules[row].errnum;
+	return 1;
+}
+
+static void
+on_sigsys(int sig, siginfo_t *si, void *ctx)
+{
+	ucontext_t *uc = ctx;
+	struct tame_call c;
+	long ret;
+	int held = tame__state.held, saved = errno;
+
+	(void)sig;
+	c.nr = si->si_syscall;
+	c.path_arg = -1;
+	c.path = NULL;
+	c.detail = NULL;
+	c.need = 0;
+#if defined(__x86_64__)
+	c.a[0] = uc->uc_mcontext.gregs[REG_RDI];
+	c.a[1] = uc->uc_mcontext.gregs[REG_RSI];
+	c.a[2] = uc->uc_mcontext.gregs[REG_RDX];
+	c.a[3] = uc->uc_mcontext.gregs[REG_R10];
+	c.a[4] = uc->uc_mcontext.gregs[REG_R8];
+	c.a[5] = uc->uc_mcontext.gregs[REG_R9];
+#elif defined(__aarch64__)
+	for (int i = 0; i < 6; i++)
+		c.a[i] = uc->uc_mcontext.regs[i];
+#endif
+	if (si->si_errno == TAME_TRAP_EMULATE) {
+		if (!current_answer(held, &c, &ret) &&
+		    tame__emulate(held, &c, &ret) == -1 &&
+		    (ret = -after_trap(held, &c)) == 0)
+			goto violation;
+#if defined(__x86_64__)
+		uc->uc_mcontext.gregs[REG_RAX] = ret;
+#elif defined(__aarch64__)
+		uc->uc_mcontext.regs[0] = ret;
+#endif
+		errno = saved;
+		return;
+	}
+	/* a violation trap: still show the path the call named */
+	if ((c.path_arg = tame__path_arg(c.nr)) >= 0 &&
+	    tame__copy_str(c.buf, sizeof(c.buf), c.a[c.path_arg]) >= 0)
+		c.path = c.buf;
+violation:
+	tame__violation(&c);
+	/* The same call traps again with SIGSYS blocked: death by SIGSYS. */
+	syscall(c.nr, c.a[0], c.a[1], c.a[2], c.a[3], c.a[4], c.a[5]);
+	tame__gate(SYS_exit_group, 128 + SIGSYS, 0, 0, 0, 0, 0);
+}
+
+/*
+ * Make on_sigsys the SIGSYS handler; the previous action goes to old, so
+ * that a tame() that fails later can put it back.
+ */
+int
+tame__install_handler(struct sigaction *old)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_sigsys;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	return sigaction(SIGSYS, &sa, old);
+}
