@@ -3,7 +3,8 @@
 # need, if any is missing.  Uses sudo when not root.
 set -e
 PKGS="build-essential pkg-config libseccomp-dev check libsubunit-dev strace \
-    libbenchmark-dev g++ hyperfine gnuplot-nox jq mandoc iproute2 iputils-ping musl-tools"
+    libbenchmark-dev g++ hyperfine gnuplot-nox jq mandoc iproute2 iputils-ping musl-tools \
+    attr curl tar gzip"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||

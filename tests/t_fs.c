@@ -10,13 +10,17 @@
  * Bodies report back through a MAP_SHARED fixture, so that the parent can
  * tell "open failed" from "open worked and the read returned nothing".
  */
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/time.h>
 #include <sys/types.h>
+#include <sys/xattr.h>
+#include <linux/fs.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
 
@@ -25,6 +29,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <langinfo.h>
+#include <locale.h>
 #include <netdb.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -454,6 +460,61 @@ START_TEST(test_refused_path_kills_and_names_it)
 	assert_content(fx->file, CONTENT);
 	assert_absent(fx->other);
 	ck_assert_msg(exists(fx->sub), "sub is gone");
+}
+END_TEST
+
+/*
+ * The base set also reads the locale data (as 2015's read the libc
+ * message catalogs) and the CPU count, so setlocale() and sysconf() work
+ * under any nonzero flags.
+ */
+static int
+body_locale_cpus(void *arg)
+{
+	(void)arg;
+	REQUIRE(setlocale(LC_ALL, "C.UTF-8") != NULL);
+	REQUIRE(strcmp(nl_langinfo(CODESET), "UTF-8") == 0);
+	REQUIRE(sysconf(_SC_NPROCESSORS_ONLN) > 0);
+	return 0;
+}
+
+START_TEST(test_base_reads_locale_and_cpus)
+{
+	struct outcome o;
+
+	o = h_run(TAME_STDIO, NULL, body_locale_cpus, NULL);
+	ck_assert_exit(o, 0);
+	ck_assert_str_eq(o.err, "");
+}
+END_TEST
+
+/*
+ * The handler reads a trapped call's path itself; a bad pointer is the
+ * program's EFAULT, as without tame(), not a crash inside the handler.
+ */
+static int
+body_bad_pointers(void *arg)
+{
+	struct stat st;
+
+	(void)arg;
+	REQUIRE(syscall(SYS_openat, AT_FDCWD, (char *)1, O_RDONLY) == -1 &&
+	    errno == EFAULT);
+	REQUIRE(syscall(SYS_newfstatat, AT_FDCWD, (char *)0x10, &st, 0) ==
+	    -1 && errno == EFAULT);
+	REQUIRE(syscall(SYS_newfstatat, 1, (char *)0x10, &st,
+	    AT_EMPTY_PATH) == -1 && errno == EFAULT);
+	REQUIRE(syscall(SYS_statx, AT_FDCWD, (char *)8, 0, 0x7ff, &st) ==
+	    -1 && errno == EFAULT);
+	return 0;
+}
+
+START_TEST(test_bad_path_pointer_is_efault)
+{
+	struct outcome o;
+
+	o = h_run(TAME_STDIO, NULL, body_bad_pointers, NULL);
+	ck_assert_exit(o, 0);
 }
 END_TEST
 
@@ -1013,6 +1074,140 @@ START_TEST(test_attr_without_wpath_kills)
 	ck_assert_msg(!attr_ops[_i].changed(), "%s took effect",
 	    attr_ops[_i].call);
 	assert_content(fx->file, CONTENT);
+}
+END_TEST
+
+/*
+ * Extended attributes under WPATH: the user namespace and POSIX ACLs
+ * (what cp -p, install and tar keep), by descriptor, path or link; never
+ * trusted.* or security.* (file capabilities, labels), which the handler
+ * refuses by name.  The parent reads back what really changed.
+ */
+static const struct xattr_case {
+	const char	*name;
+	int		 how;		/* 0 fd, 1 path, 2 link (no follow) */
+	int		 allowed;
+} xattr_cases[] = {
+	{ "user.tame", 0, 1 },
+	{ "user.tame", 1, 1 },
+	{ "user.tame", 2, 1 },
+	{ "trusted.tame", 0, 0 },
+	{ "trusted.tame", 1, 0 },
+	{ "security.tame", 0, 0 },
+	{ "security.capability", 1, 0 },
+};
+
+static int
+body_xattr(void *arg)
+{
+	const struct xattr_case *c = arg;
+	long r;
+
+	switch (c->how) {
+	case 0:
+		r = fsetxattr(fx->fd, c->name, "v1", 2, 0);
+		break;
+	case 1:
+		r = setxattr(fx->file, c->name, "v1", 2, 0);
+		break;
+	default:
+		r = lsetxattr(fx->file, c->name, "v1", 2, 0);
+		break;
+	}
+	if (r == -1)
+		return 1;
+	/* and away again, the same way */
+	if (c->how == 0 ? fremovexattr(fx->fd, c->name) :
+	    removexattr(fx->file, c->name))
+		return 2;
+	return c->how == 0 ? fsetxattr(fx->fd, c->name, "v2", 2, 0) :
+	    setxattr(fx->file, c->name, "v2", 2, 0);
+}
+
+static int
+setup_open_rw(void *arg)
+{
+	(void)arg;
+	return (fx->fd = open(fx->file, O_RDWR)) == -1;
+}
+
+START_TEST(test_xattr_user_and_acl_names_only)
+{
+	const struct xattr_case *c = &xattr_cases[_i];
+	struct outcome o;
+	char v[8] = "";
+	ssize_t n;
+
+	o = h_run(TAME_STDIO | TAME_RPATH | TAME_WPATH, setup_open_rw,
+	    body_xattr, (void *)c);
+	n = getxattr(fx->file, c->name, v, sizeof(v));
+	if (c->allowed) {
+		ck_assert_exit(o, 0);
+		ck_assert_int_eq(n, 2);
+		ck_assert_str_eq(v, "v2");
+	} else {
+		ck_assert_violation(o, c->how == 0 ? "fsetxattr" : "setxattr",
+		    "not allowed");
+		ck_assert_msg(strstr(o.err, c->name) != NULL,
+		    "the line should name %s: %s", c->name, o.err);
+		ck_assert_int_eq(n, -1);
+	}
+}
+END_TEST
+
+/* Without WPATH no attribute changes at all. */
+START_TEST(test_xattr_needs_wpath)
+{
+	struct outcome o;
+
+	o = h_run(TAME_STDIO | TAME_RPATH, setup_open_rw, body_xattr,
+	    (void *)&xattr_cases[0]);
+	ck_assert_violation(o, "fsetxattr", "wpath");
+	ck_assert_int_eq(getxattr(fx->file, "user.tame", NULL, 0), -1);
+}
+END_TEST
+
+/*
+ * Copies between descriptors already open are RW's: copy_file_range,
+ * sendfile and the reflink ioctls (the file system may refuse a reflink
+ * with its own error; the filter does not kill).
+ */
+static int
+body_copy_between_fds(void *arg)
+{
+	struct file_clone_range r = { 0 };
+	int in = fx->fd, out = *(int *)arg;
+	off_t off = 0;
+
+	if (copy_file_range(in, &off, out, NULL, CONTENT_LEN, 0) !=
+	    (ssize_t)CONTENT_LEN)
+		return 1;
+	off = 0;
+	if (sendfile(out, in, &off, CONTENT_LEN) != (ssize_t)CONTENT_LEN)
+		return 2;
+	if (ioctl(out, FICLONE, in) == -1 && errno != EOPNOTSUPP &&
+	    errno != EXDEV && errno != EINVAL && errno != EBADF)
+		return 3;
+	r.src_fd = in;
+	if (ioctl(out, FICLONERANGE, &r) == -1 && errno != EOPNOTSUPP &&
+	    errno != EXDEV && errno != EINVAL && errno != EBADF)
+		return 4;
+	return 0;
+}
+
+START_TEST(test_copy_between_descriptors_under_rw)
+{
+	struct outcome o;
+	char buf[2 * CONTENT_LEN + 1];
+	int out;
+
+	ck_assert_int_ge(out = open(fx->other, O_RDWR | O_CREAT | O_TRUNC,
+	    0600), 0);
+	o = h_run(TAME_RW, setup_open_rw, body_copy_between_fds, &out);
+	ck_assert_exit(o, 0);
+	ck_assert_ptr_nonnull(get_file(fx->other, buf, sizeof(buf)));
+	ck_assert_str_eq(buf, CONTENT CONTENT);
+	close(out);
 }
 END_TEST
 
@@ -1662,6 +1857,8 @@ fs_suite(void)
 	tcase_add_test(tc, test_base_localtime_repeated_works);
 	tcase_add_loop_test(tc, test_refused_path_kills_and_names_it, 0,
 	    nitems(refused));
+	tcase_add_test(tc, test_base_reads_locale_and_cpus);
+	tcase_add_test(tc, test_bad_path_pointer_is_efault);
 	tcase_add_test(tc, test_base_raw_newfstatat_kills_needs_rpath);
 	tcase_add_loop_test(tc, test_stat_of_granted_file_only, 0,
 	    nitems(stat_cases));
@@ -1688,6 +1885,10 @@ fs_suite(void)
 	    nitems(attr_ops));
 	tcase_add_loop_test(tc, test_attr_without_wpath_kills, 0,
 	    nitems(attr_ops));
+	tcase_add_loop_test(tc, test_xattr_user_and_acl_names_only, 0,
+	    nitems(xattr_cases));
+	tcase_add_test(tc, test_xattr_needs_wpath);
+	tcase_add_test(tc, test_copy_between_descriptors_under_rw);
 
 	tc = tc_new(s, "cpath");
 	tcase_add_test(tc, test_cpath_alone_create_kills_needs_wpath);

@@ -27,7 +27,14 @@ $(B)/tests/t_%: $(B)/tests/t_%.o $(TEST_OBJS) $(B)/libtame.a
 	$(CC) $(LDFLAGS) -o $@ $< $(TEST_OBJS) $(B)/libtame.a \
 	    $(CHECK_LIBS) $(SECCOMP_LIBS) -lpthread
 
-tests: all $(TEST_BINS)
+# Small real programs the CLI tests run under tame-exec (tests/tools/).
+TOOL_BINS	= $(B)/tests/tools/lockprog $(B)/tests/tools/httpd
+
+$(B)/tests/tools/%: tests/tools/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
+tests: all $(TEST_BINS) $(TOOL_BINS)
 
 check: deps
 	@$(MAKE) --no-print-directory tests
