@@ -338,6 +338,8 @@ body_recv_dropped(void *arg)
 	if (pid == 0) {
 		close(sv[1]);
 		send_with_fd(sv[0], "hi!", p[1]);
+		close(p[1]);		/* before the stream ends: see above */
+		close(sv[0]);
 		_exit(0);
 	}
 	close(p[1]);
@@ -368,7 +370,10 @@ recv_case(int how, int flags)
 			if ((conn = accept(c.lsock, NULL, NULL)) == -1 ||
 			    send_with_fd(conn, "hi!", c.pipe[1]) != 3)
 				_exit(1);
-			_exit(0);	/* closes the pipe's end, then conn */
+			/* the pipe's end first: its close is done on return */
+			close(c.pipe[1]);
+			close(conn);
+			_exit(0);
 		}
 		close(c.lsock);
 		c.lsock = -1;
