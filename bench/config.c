@@ -9,6 +9,17 @@
  *			argument-checked call runs three filters
  *	libseccomp	the same policy built by libseccomp (lib/oracle.c),
  *			loaded with TSYNC as tame() loads its own
+ *
+ * and three that price the traps (each call the handler checks costs a
+ * signal):
+ *
+ *	tame-norpath	tame() without RPATH: an open of a granted file
+ *			(the time zone) traps, is checked and made by
+ *			the handler
+ *	tame-cmsg	tame1 plus CMSG: messages are not checked
+ *	tame-nounix	tame1 in a process that holds no AF_UNIX socket:
+ *			messages go straight through (tame1's process
+ *			holds a socketpair, so its messages trap)
  */
 #include <err.h>
 #include <errno.h>
@@ -96,6 +107,18 @@ install_libseccomp(void)
 	return config_load_libseccomp(BENCH_FLAGS);
 }
 
+static int
+install_norpath(void)
+{
+	return tame(BENCH_FLAGS & ~TAME_RPATH);
+}
+
+static int
+install_cmsg(void)
+{
+	return tame(BENCH_FLAGS | TAME_CMSG);
+}
+
 static const struct config configs[] = {
 	{ "untamed", "no filter", install_untamed },
 	{ "allow1", "one RET ALLOW instruction", install_allow1 },
@@ -104,6 +127,12 @@ static const struct config configs[] = {
 	    "tame(STDIO|RPATH|INET|IOCTL)", install_tame3 },
 	{ "libseccomp", "tame_oracle_ctx(STDIO|RPATH|INET|IOCTL), "
 	    "seccomp_load", install_libseccomp },
+	{ "tame-norpath", "tame(STDIO|INET|IOCTL): granted opens trap",
+	    install_norpath },
+	{ "tame-cmsg", "tame(STDIO|RPATH|INET|IOCTL|CMSG): messages "
+	    "unchecked", install_cmsg },
+	{ "tame-nounix", "tame1 holding no AF_UNIX socket: messages "
+	    "untrapped", install_tame1, 1 },
 };
 
 #define NCONFIGS	(sizeof(configs) / sizeof(configs[0]))

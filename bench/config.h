@@ -19,6 +19,7 @@ struct config {
 	const char	*name;
 	const char	*what;		/* one line for the report */
 	int		(*install)(void);	/* 0, or -1 with errno */
+	int		 no_unix;	/* hold no AF_UNIX socket at tame() */
 };
 
 const struct config	*config_find(const char *name);

@@ -29,7 +29,9 @@
 
 /* Descriptors opened before any filter goes in. */
 static int	 fd_zero = -1, fd_null = -1, pipefd[2] = { -1, -1 };
+static int	 unixpair[2] = { -1, -1 }, udp = -1;
 static const char *small_file = "/etc/hostname";
+static const char *granted_file = "/etc/localtime";	/* any nonzero set */
 
 /*
  * One call of the measured operation, checked.  The benchmarks call it
@@ -37,6 +39,12 @@ static const char *small_file = "/etc/hostname";
  * (ENOSYS, EACCES) shows as an error rather than as a fast syscall.
  */
 typedef int	(*op_fn)(void);
+
+struct op {
+	const char	*name;
+	op_fn		 fn;
+	int		 need;		/* flags it needs; else skipped */
+};
 
 static int
 op_getpid(void)
@@ -88,13 +96,59 @@ op_socket_close(void)
 	return close(fd);
 }
 
+static int
+op_open_granted(void)
+{
+	int fd;
+
+	if ((fd = openat(AT_FDCWD, granted_file, O_RDONLY)) == -1)
+		return -1;
+	return close(fd);
+}
+
+/* One byte out and back, as sendmsg and recvmsg with room for control. */
+static int
+msg_round_trip(int out, int in)
+{
+	char c = 'm', ctl[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { &c, 1 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
+
+	if (out == -1) {
+		errno = ENOTSOCK;
+		return -1;
+	}
+	if (sendmsg(out, &m, 0) != 1)
+		return -1;
+	m.msg_control = ctl;
+	m.msg_controllen = sizeof(ctl);
+	return recvmsg(in, &m, 0) == 1 ? 0 : -1;
+}
+
+static int
+op_msg_unix(void)
+{
+	return msg_round_trip(unixpair[0], unixpair[1]);
+}
+
+static int
+op_msg_udp(void)
+{
+	return msg_round_trip(udp, udp);
+}
+
 static void
 run_op(struct bench_state *s, void *arg)
 {
-	op_fn op = (op_fn)arg;
+	const struct op *o = arg;
+	op_fn op = o->fn;
 	char msg[128];
 
 	config_ensure();
+	if ((tame_flags_held() & o->need) != o->need) {
+		bench_skip_with_error(s, "not held in this configuration");
+		return;
+	}
 	if (op() == -1) {
 		snprintf(msg, sizeof(msg), "probe call failed: %s",
 		    strerror(errno));
@@ -105,16 +159,16 @@ run_op(struct bench_state *s, void *arg)
 		op();
 }
 
-static const struct {
-	const char	*name;
-	op_fn		 op;
-} ops[] = {
-	{ "getpid", op_getpid },
-	{ "read_1B_devzero", op_read },
-	{ "write_1B_devnull", op_write },
-	{ "openat_close", op_open_close },
-	{ "ioctl_FIONREAD", op_ioctl },
-	{ "socket_close_udp", op_socket_close },
+static const struct op ops[] = {
+	{ "getpid", op_getpid, 0 },
+	{ "read_1B_devzero", op_read, 0 },
+	{ "write_1B_devnull", op_write, 0 },
+	{ "openat_close", op_open_close, TAME_RPATH },
+	{ "ioctl_FIONREAD", op_ioctl, 0 },
+	{ "socket_close_udp", op_socket_close, TAME_INET },
+	{ "openat_close_granted", op_open_granted, 0 },
+	{ "msg_unix", op_msg_unix, 0 },
+	{ "msg_udp", op_msg_udp, 0 },
 };
 
 static void
@@ -125,7 +179,7 @@ register_syscalls(void)
 
 	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
 		snprintf(name, sizeof(name), "syscall/%s", ops[i].name);
-		bench_register(name, run_op, (void *)ops[i].op);
+		bench_register(name, run_op, (void *)&ops[i]);
 	}
 }
 
@@ -153,8 +207,11 @@ pin(const char *cpu)
 }
 
 static void
-open_fds(void)
+open_fds(const struct config *c)
 {
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	socklen_t len = sizeof(sin);
+
 	if ((fd_zero = open("/dev/zero", O_RDONLY | O_CLOEXEC)) == -1)
 		err(1, "/dev/zero");
 	if ((fd_null = open("/dev/null", O_WRONLY | O_CLOEXEC)) == -1)
@@ -163,6 +220,16 @@ open_fds(void)
 		err(1, "pipe");
 	if (access(small_file, R_OK) == -1)
 		err(1, "%s", small_file);
+	/* a UDP socket connected to itself on loopback */
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if ((udp = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) == -1 ||
+	    bind(udp, (struct sockaddr *)&sin, sizeof(sin)) == -1 ||
+	    getsockname(udp, (struct sockaddr *)&sin, &len) == -1 ||
+	    connect(udp, (struct sockaddr *)&sin, sizeof(sin)) == -1)
+		err(1, "udp socket");
+	if (!c->no_unix && socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0,
+	    unixpair) == -1)
+		err(1, "socketpair");
 }
 
 static void
@@ -213,7 +280,7 @@ main(int argc, char *argv[])
 		if ((c = config_find(name)) == NULL)
 			usage();
 		config_select(c);
-		open_fds();
+		open_fds(c);
 		register_syscalls();
 	}
 	return bench_main(argc, argv);

@@ -21,7 +21,8 @@ def syscalls:
     | def m($c; $call):
 	[$all[] | select(.config == $c) | {round} +
 	    (.results[] | select(.name == "syscall/" + $call) |
-	    {median: (.cpu_median // .median), error})];
+	    {median: (.cpu_median // .median), error})
+	    | select(.median != null)];	# a call the config does not hold
     ($calls | split(" "))[] as $call
     | (m("untamed"; $call)) as $base
     | ($base | map(.median) | median) as $b

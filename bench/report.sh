@@ -12,9 +12,10 @@ rm -rf "$W"
 mkdir -p "$W"
 
 CALLS="getpid read_1B_devzero write_1B_devnull openat_close ioctl_FIONREAD \
-socket_close_udp"
+socket_close_udp openat_close_granted msg_unix msg_udp"
 CONFIGS=""
-for c in untamed allow1 tame1 tame3 libseccomp; do
+for c in untamed allow1 tame1 tame3 libseccomp tame-norpath tame-cmsg \
+    tame-nounix; do
 	jq -e --arg c "$c" 'any(.[]; .config == $c)' "$RAW/micro.json" \
 	    > /dev/null && CONFIGS="$CONFIGS $c"
 done
@@ -46,11 +47,24 @@ function callname(c) {
 	if (c == "openat_close") return "openat+close 4 KiB file"
 	if (c == "ioctl_FIONREAD") return "ioctl(FIONREAD) pipe"
 	if (c == "socket_close_udp") return "socket+close AF_INET UDP"
+	if (c == "openat_close_granted") return "openat+close /etc/localtime"
+	if (c == "msg_unix") return "sendmsg+recvmsg AF_UNIX"
+	if (c == "msg_udp") return "sendmsg+recvmsg UDP"
 	return c
 }
 function cached(c) {
 	return c == "getpid" || c == "read_1B_devzero" || \
 	    c == "write_1B_devnull"
+}
+# calls some configurations trap (the SIGSYS handler checks them): their
+# own section, never in the per-call targets
+function trapcall(c) {
+	return c == "openat_close_granted" || c == "msg_unix" || \
+	    c == "msg_udp"
+}
+function kindof(c) {
+	return cached(c) ? "cached" : trapcall(c) ? "trap-priced" : \
+	    "arg-checked"
 }
 function sgn(x) { return (x >= 0 ? "+" : "") sprintf("%.1f", x) }
 '
@@ -72,8 +86,7 @@ syscall_table() {
 		printf "\n"
 		for (j = 1; j <= ncalls; j++) {
 			c = calls[j]
-			printf "| %s | %s |", callname(c), \
-			    cached(c) ? "cached" : "arg-checked"
+			printf "| %s | %s |", callname(c), kindof(c)
 			for (i = 1; i <= nc; i++) {
 				k = c SUBSEP cfg[i]
 				if (med[k] == "-" || med[k] == "")
@@ -90,14 +103,20 @@ syscall_table() {
 	}' "$W/syscalls.tsv"
 }
 
-# plot data: call, then the delta of every filtered configuration
+# plot data: call, then the delta of every filtered configuration; the
+# trap-priced calls and configurations (microseconds, not nanoseconds)
+# have their own section
 awk -F '\t' -v configs="$CONFIGS" "$AWKLIB"'
-{
+!trapcall($1) {
 	d[$1 SUBSEP $2] = $4
 	if (!($1 in seen)) { seen[$1] = 1; calls[++ncalls] = $1 }
 }
 END {
-	nc = split(configs, cfg, " ")
+	nc = split(configs, all, " ")
+	for (i = 1; i <= nc; i++)
+		if (all[i] !~ /^tame-/)
+			cfg[++k] = all[i]
+	nc = k
 	printf "call"
 	for (i = 2; i <= nc; i++) printf "\t%s", cfg[i]
 	printf "\n"
@@ -113,10 +132,23 @@ END {
 	}
 }' "$W/syscalls.tsv" > "$W/syscalls-plot.tsv"
 
+# cell CALL CONFIG: "+d ns (r x) [lo..hi]" of one call under one
+# configuration, or "-"
+cell() {
+	awk -F '\t' -v call="$1" -v cfg="$2" "$AWKLIB"'
+	$1 == call && $2 == cfg {
+		if ($4 == "-") print "-"
+		else printf "%s ns (%.2fx) [%s..%s]\n", sgn($4), $5, sgn($6), sgn($7)
+		found = 1
+	}
+	END { if (!found) print "-" }' "$W/syscalls.tsv"
+}
+
 # worst delta of a kind of call under one configuration
 worst() {
 	awk -F '\t' -v cfg="$1" -v kind="$2" "$AWKLIB"'
-	$2 == cfg && $4 != "-" && (kind == "cached") == (cached($1) != 0) {
+	$2 == cfg && $4 != "-" && !trapcall($1) &&
+	    (kind == "cached") == (cached($1) != 0) {
 		if (n++ == 0 || $4 > w) { w = $4; wc = callname($1) }
 	}
 	END { if (n) printf "%.1f\t%s\n", w, wc; else print "-\t-" }' \
@@ -127,7 +159,7 @@ worst() {
 # what libtame adds beyond the cost of having any filter at all
 beyond() {
 	awk -F '\t' -v cfg="$1" -v kind="$2" "$AWKLIB"'
-	($2 == cfg || $2 == "allow1") && $4 != "-" &&
+	($2 == cfg || $2 == "allow1") && $4 != "-" && !trapcall($1) &&
 	    (kind == "cached") == (cached($1) != 0) { d[$1, $2] = $4; c[$1] = 1 }
 	END {
 		for (k in c) {
@@ -351,7 +383,8 @@ limit); **tame1** \`tame(STDIO|RPATH|INET|IOCTL)\`; **tame3** three narrowing
 calls \`tame(STDIO|RPATH|INET|IOCTL|WPATH|CPATH|UNIX|PROC)\`,
 \`tame(...|WPATH|UNIX)\`, \`tame(STDIO|RPATH|INET|IOCTL)\`, each keeping the
 benchmarked calls; **libseccomp** the same policy built by libseccomp
-(\`tame_oracle_ctx\`, TSYNC, \`seccomp_load\`). "cached" calls are allowed
+(\`tame_oracle_ctx\`, TSYNC, \`seccomp_load\`); **tame-norpath**, **tame-cmsg**
+and **tame-nounix** price the traps (next section). "cached" calls are allowed
 unconditionally and served by the kernel's constant-action bitmap;
 "arg-checked" ones run every filter's BPF. openat+close and socket+close
 add one cached close to the checked call.
@@ -361,6 +394,21 @@ syscall_table
 cat <<EOT
 
 ![per-call overhead](syscalls.svg)
+
+## What the traps cost
+
+Where the filter cannot see enough it traps, and libtame's \`SIGSYS\`
+handler checks the call and makes it: a signal per call. Deltas against
+the untamed process of the same round, as in the table above.
+
+| call | trapped | not trapped |
+|---|---|---|
+| open of a granted file (the time zone) without rpath: the handler checks the path, makes the open | tame-norpath: $(cell openat_close_granted tame-norpath) | with rpath (tame1): $(cell openat_close_granted tame1) |
+| sendmsg + recvmsg on AF_UNIX without cmsg: two traps, \`SCM_RIGHTS\` checked and scrubbed | tame1: $(cell msg_unix tame1) | with cmsg: $(cell msg_unix tame-cmsg) |
+| sendmsg + recvmsg on UDP, process holding an AF_UNIX socket | tame1: $(cell msg_udp tame1) | the same process holding none (NOUNIX): $(cell msg_udp tame-nounix); any filter (allow1): $(cell msg_udp allow1) |
+
+A process that holds no AF_UNIX socket (an INET-only server) pays no trap
+for its messages: compare the NOUNIX cell with allow1's.
 
 ## tame() latency
 
