@@ -261,17 +261,20 @@ check(void)
 	} else
 		printf("seccomp filters: yes\n");
 	if (abi > 0)
-		printf("Landlock: ABI %d: tmppath, getpw, dnspath and the time "
-		    "zone files are confined to their paths\n", abi);
+		printf("Landlock: ABI %d: tmppath, getpw, dnspath and the base "
+		    "set's files (time zone, locale) are confined to their "
+		    "paths\n", abi);
 	else {
-		printf("Landlock: missing: tmppath, getpw, dnspath and the time "
-		    "zone files grant nothing (their opens fail with EACCES)\n"
+		printf("Landlock: missing: tmppath, getpw, dnspath and the base "
+		    "set's files (time zone, locale) grant nothing (their "
+		    "calls fail with EACCES; other paths still kill)\n"
 		    "Hint: boot a kernel with CONFIG_SECURITY_LANDLOCK=y and "
 		    "landlock in the lsm= list\n");
 		ok = 0;
 	}
-	printf("not enforced anywhere: descriptor passing (cmsg) is not "
-	    "inspected; see tame(3) CAVEATS\n");
+	printf("descriptor passing: without cmsg, sending SCM_RIGHTS kills "
+	    "and received descriptors are closed (checked by the SIGSYS "
+	    "handler)\n");
 	return ok ? 0 : 1;
 }
 
