@@ -1046,6 +1046,8 @@ START_TEST(test_tiocsti_kills_even_with_all)
 	ck_assert_int_eq(tcsetattr(c.fd[1], TCSANOW, &t), 0);
 	o = h_run(TAME_ALL, NULL, body_tiocsti, &c);
 	ck_assert_violation(o, "ioctl", "not allowed");
+	ck_assert_msg(strstr(o.err, ": tame: ioctl TIOCSTI is not") != NULL,
+	    "the line should name TIOCSTI: %s", o.err);
 	ck_assert_int_eq(ioctl(c.fd[1], FIONREAD, &n), 0);
 	ck_assert_int_eq(n, 0);
 }
@@ -1262,8 +1264,13 @@ START_TEST(test_raw_and_packet_sockets_kill_even_with_all)
 	struct sockcase sc = never_sockets[_i % NNEVER];
 	int flags = _i < NNEVER ? TAME_STDIO | TAME_INET : TAME_ALL;
 	struct outcome o = h_run(flags, NULL, body_socket, &sc);
+	const char *want = sc.domain == AF_PACKET ? "socket AF_PACKET " :
+	    (sc.type & 0xf) == SOCK_RAW ? " SOCK_RAW" : " IPPROTO_ICMP ";
 
 	ck_assert_violation(o, "socket", "not allowed");
+	/* the line names the argument that decided */
+	ck_assert_msg(strstr(o.err, want) != NULL, "the line should say %s: %s",
+	    want, o.err);
 }
 END_TEST
 
