@@ -36,6 +36,10 @@
 #include "policy.h"
 #include "tame_int.h"
 
+#ifndef SCM_PIDFD
+#define SCM_PIDFD	0x04		/* Linux 6.5: a pidfd of the sender */
+#endif
+
 /*
  * Walk ancillary data as the kernel does (CMSG_OK, then the next header
  * if a whole one fits).  Returns 1 when it carries SCM_RIGHTS, 0 when
@@ -58,10 +62,18 @@ carries_rights(const unsigned char *ctl, size_t len)
 	return 0;
 }
 
+/* Does this message bring descriptors with it? */
+static int
+brings_fds(const struct cmsghdr *h)
+{
+	return h->cmsg_level == SOL_SOCKET && (h->cmsg_type == SCM_RIGHTS ||
+	    h->cmsg_type == SCM_PIDFD);
+}
+
 /*
- * Close the descriptors SCM_RIGHTS brought and drop those messages,
- * keeping the others in order.  Returns the new length; *dropped is set
- * when anything went.
+ * Close the descriptors SCM_RIGHTS (and SCM_PIDFD) brought and drop
+ * those messages, keeping the others in order.  Returns the new length;
+ * *dropped is set when anything went.
  */
 static size_t
 scrub(unsigned char *ctl, size_t len, int *dropped)
@@ -77,7 +89,7 @@ scrub(unsigned char *ctl, size_t len, int *dropped)
 		step = CMSG_ALIGN(h.cmsg_len);
 		if (step > len - in)
 			step = len - in;
-		if (h.cmsg_level == SOL_SOCKET && h.cmsg_type == SCM_RIGHTS) {
+		if (brings_fds(&h)) {
 			n = (h.cmsg_len - CMSG_LEN(0)) / sizeof(int);
 			for (i = 0; i < n; i++) {
 				memcpy(&fd, ctl + in + CMSG_LEN(0) +
@@ -106,13 +118,13 @@ send_one(struct tame_call *c, int fd, uint64_t umsg, int flags,
 	struct msghdr m;
 	int k;
 
-	if (tame__copy_in(&m, umsg, sizeof(m)) == -1)
+	if (tame__copy_in(&m, umsg, sizeof(m)) < 0)
 		return -EFAULT;
 	if (m.msg_control != NULL && m.msg_controllen > 0) {
 		if (m.msg_controllen > sizeof(c->buf))
 			return -ENOBUFS;
 		if (tame__copy_in(ctl, (uintptr_t)m.msg_control,
-		    m.msg_controllen) == -1)
+		    m.msg_controllen) < 0)
 			return -EFAULT;
 		if ((k = carries_rights(ctl, m.msg_controllen)) < 0)
 			return k;
@@ -127,33 +139,50 @@ send_one(struct tame_call *c, int fd, uint64_t umsg, int flags,
 	return tame__gate(SYS_sendmsg, fd, (long)&m, flags, 0, 0, 0);
 }
 
-/* One receive into the msghdr at umsg, descriptors closed. */
+/*
+ * One receive into the msghdr at umsg, descriptors closed.  Everything
+ * the handler will write back is probed first, so that a bad msghdr is
+ * EFAULT before a message is taken, as without tame().
+ */
 static long
 recv_one(struct tame_call *c, int fd, uint64_t umsg, int flags)
 {
 	unsigned char *ctl = (unsigned char *)c->buf;
 	struct msghdr m, *um = (struct msghdr *)(uintptr_t)umsg;
-	unsigned char probe;
 	void *uctl;
 	size_t ulen, n;
 	long r;
-	int dropped = 0;
+	int dropped = 0, namelen, mflags;
 
-	if (tame__copy_in(&m, umsg, sizeof(m)) == -1)
+	if (tame__copy_in(&m, umsg, sizeof(m)) < 0)
 		return -EFAULT;
+	namelen = (int)m.msg_namelen;
+	mflags = m.msg_flags;
 	uctl = m.msg_control;
 	ulen = uctl != NULL ? m.msg_controllen : 0;
+	if (ulen > sizeof(c->buf))
+		ulen = sizeof(c->buf);
+	/* the fields written back, and the room for ancillary data */
+	if (!tame__writable((uintptr_t)&um->msg_namelen, 4))
+		return -EFAULT;
+	if (!tame__writable((uintptr_t)&um->msg_flags, 4)) {
+		um->msg_namelen = (socklen_t)namelen;
+		return -EFAULT;
+	}
+	if ((ulen >= 4 && !tame__writable((uintptr_t)uctl, ulen)) ||
+	    (ulen > 0 && ulen < 4 && tame__copy_in(&n, (uintptr_t)uctl, 1) <
+	    0)) {
+		r = -EFAULT;
+		goto restore;
+	}
 	if (ulen > 0) {
-		if (tame__copy_in(&probe, (uintptr_t)uctl, 1) == -1)
-			return -EFAULT;
 		m.msg_control = ctl;
-		m.msg_controllen = ulen < sizeof(c->buf) ? ulen :
-		    sizeof(c->buf);
+		m.msg_controllen = ulen;
 	}
 	r = tame__gate(SYS_recvmsg, fd, (long)&m, flags | MSG_CMSG_CLOEXEC, 0,
 	    0, 0);
 	if (r < 0)
-		return r;
+		goto restore;
 	if (ulen > 0) {
 		n = scrub(ctl, m.msg_controllen, &dropped);
 		memcpy(uctl, ctl, n);
@@ -161,9 +190,17 @@ recv_one(struct tame_call *c, int fd, uint64_t umsg, int flags)
 		if (dropped)
 			m.msg_flags |= MSG_CTRUNC;
 	}
+	/* the close-on-exec the handler asked for is not the program's */
+	if (!(flags & MSG_CMSG_CLOEXEC))
+		m.msg_flags &= ~MSG_CMSG_CLOEXEC;
 	um->msg_namelen = m.msg_namelen;
 	um->msg_controllen = m.msg_controllen;
 	um->msg_flags = m.msg_flags;
+	return r;
+restore:
+	/* the probes wrote there: put back what the program had */
+	um->msg_namelen = (socklen_t)namelen;
+	um->msg_flags = mflags;
 	return r;
 }
 
@@ -195,6 +232,8 @@ mmsg(struct tame_call *c, int send)
 		}
 		if (refused)
 			return -1;
+		if (r >= 0 && !tame__writable((uintptr_t)&v[i].msg_len, 4))
+			r = -EFAULT;	/* sent or taken: the kernel says so too */
 		if (r < 0)
 			return i == 0 ? r : (long)i;
 		v[i].msg_len = (unsigned int)r;

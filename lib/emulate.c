@@ -132,7 +132,8 @@ stat_call(int held, struct tame_call *c, long *ret)
 	} else if (fetch_path(c, 1, ret) == -1)
 		return 0;
 	if ((flags & AT_EMPTY_PATH) && c->path[0] == '\0') {
-		if ((held & TAME_RW) == 0)
+		/* of AT_FDCWD it is a lookup of ".": RPATH's */
+		if ((held & TAME_RW) == 0 || (int)c->a[0] == AT_FDCWD)
 			return -1;
 		*ret = tame__gate(SYS_fstat, (long)c->a[0], (long)c->a[2], 0,
 		    0, 0, 0);
@@ -222,6 +223,10 @@ xattr_call(struct tame_call *c, long *ret)
 		if (fetch_path(c, 0, ret) == -1)
 			return 0;
 		target = (long)c->path;
+	}
+	if (name[0] == '\0') {
+		*ret = -ERANGE;		/* the kernel's answer */
+		return 0;
 	}
 	if (!xattr_name_ok(name))
 		return -1;

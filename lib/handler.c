@@ -20,9 +20,14 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "compile.h"
 #include "gate.h"
 #include "policy.h"
 #include "tame_int.h"
+
+#ifndef SYS_SECCOMP
+#define SYS_SECCOMP	1		/* si_code of a seccomp trap */
+#endif
 
 /*
  * When the handler will not make a trapped call, the rows after the trap
@@ -67,6 +72,15 @@ on_sigsys(int sig, siginfo_t *si, void *ctx)
 	int held = tame__state.held, saved = errno;
 
 	(void)sig;
+	if (si->si_code != SYS_SECCOMP || si->si_arch != tame_audit_arch()) {
+		/*
+		 * Not a trap: a SIGSYS sent by someone (raise(SIGSYS)).  Its
+		 * default action, death, without a report or an emulation:
+		 * a call no filter allows, with SIGSYS blocked here.
+		 */
+		syscall(-1);
+		tame__gate(SYS_exit_group, 128 + SIGSYS, 0, 0, 0, 0, 0);
+	}
 	c.nr = si->si_syscall;
 	c.path_arg = -1;
 	c.path = NULL;

@@ -297,8 +297,9 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(pipe2), RW, .why = WHY_FD },
 	{ SYS(socketpair), CMSG, .cond = { IN(0, ALL32, AF_UNIX) },
 	    .why = "an anonymous, connected pair" },
-	{ SYS(socketpair), RW, .cond = { FROM_LIBTAME },
-	    .why = "an anonymous pair, once message checks are on" },
+	{ SYS(socketpair), RW, .cond = { IN(0, ALL32, AF_UNIX),
+	    FROM_LIBTAME }, .why = "an anonymous pair, once message checks "
+	    "are on" },
 	{ SYS(eventfd2), RW, .why = WHY_FD },
 #ifdef __NR_eventfd
 	{ SYS(eventfd), RW, .why = WHY_FD },
@@ -436,7 +437,8 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(socket), CMSG, .cond = { IN(0, ALL32, AF_UNIX),
 	    IN(1, SOCK_TYPE, SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET),
 	    IN(2, ALL32, 0) }, .why = "local sockets" },
-	{ SYS(socket), UNIX, .cond = { IN(0, ALL32, AF_UNIX), FROM_LIBTAME },
+	{ SYS(socket), UNIX, .cond = { IN(0, ALL32, AF_UNIX), IN(1, SOCK_TYPE,
+	    SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET), FROM_LIBTAME },
 	    .why = "local sockets, once message checks are on" },
 	{ SYS(connect), NET, .why = WHY_SOCK },
 	{ SYS(sendto), NET, .why = "send with an address" },

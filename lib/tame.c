@@ -34,20 +34,27 @@ static int lock;			/* the holder's thread id, or 0 */
  * tame() and the SIGSYS handler (turning message checks on) both compile
  * into the one static program.  Returns 0, or -1 when this very thread
  * holds the lock already: a trap inside tame() itself must not wait for
- * itself.
+ * itself.  A holder that is no thread of this process (the lock came
+ * through fork() while another thread held it) has let go.
  */
 static int
 state_lock(void)
 {
-	int tid = (int)tame__gate(SYS_gettid, 0, 0, 0, 0, 0, 0), none;
+	long pid = tame__gate(SYS_getpid, 0, 0, 0, 0, 0, 0);
+	int tid = (int)tame__gate(SYS_gettid, 0, 0, 0, 0, 0, 0), holder;
 
 	for (;;) {
-		none = 0;
-		if (__atomic_compare_exchange_n(&lock, &none, tid, 0,
+		holder = 0;
+		if (__atomic_compare_exchange_n(&lock, &holder, tid, 0,
 		    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 			return 0;
-		if (none == tid)
+		if (holder == tid)
 			return -1;
+		if (tame__gate(SYS_tgkill, pid, holder, 0, 0, 0, 0) ==
+		    -ESRCH && __atomic_compare_exchange_n(&lock, &holder, tid,
+		    0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			return 0;
+		tame__gate(SYS_sched_yield, 0, 0, 0, 0, 0, 0);
 	}
 }
 
@@ -148,14 +155,16 @@ current_held(void)
 
 /*
  * The first tame() notes that no descriptor can pass when the process
- * holds no AF_UNIX socket; later calls keep what is still true.
+ * holds no AF_UNIX socket; later calls keep what is still true.  Only a
+ * single thread is sure of it: another could make a socket between the
+ * look and the filter.
  */
 static int
 with_state(int want, int held)
 {
 	if (tame__state.tamed)
 		return want | (held & TAME__NOUNIX);
-	if ((want & TAME_RW) && !(want & TAME_CMSG) &&
+	if ((want & TAME_RW) && !(want & TAME_CMSG) && single_threaded() &&
 	    !tame__holds_unix_socket())
 		want |= TAME__NOUNIX;
 	return want;

@@ -54,6 +54,7 @@ int	tame__path_arg(int nr);
 /* Copies from the program's memory; -EFAULT on a bad pointer. */
 long	tame__copy_str(char *dst, size_t len, uint64_t src);
 int	tame__copy_in(void *dst, uint64_t src, size_t len);
+int	tame__writable(uint64_t dst, size_t len);	/* len >= 4 */
 
 /* Paths the flags grant (paths.c): held flags, TL_READ or TL_FULL. */
 int	tame__path_grantors(const char *path, int rights);

@@ -8,7 +8,10 @@
  * is asked of the kernel: rt_sigprocmask() with an invalid "how" copies
  * its 8-byte set in before it looks at "how", so it fails with EFAULT on
  * an unreadable page and EINVAL on a readable one, and changes nothing.
- * One such call per page touched, about 0.1 µs.
+ * One such call per page touched, about 0.1 µs.  Whether it can be
+ * written is asked the same way: getcpu() stores 4 bytes, the CPU number,
+ * and fails with EFAULT where it cannot; the handler only probes bytes
+ * it is about to write anyway.
  *
  * Each byte is read once, into the handler's own buffer: the checks and
  * the call the handler then makes use that copy, so another thread that
@@ -64,4 +67,23 @@ tame__copy_in(void *dst, uint64_t src, size_t len)
 		d[n] = *(const volatile unsigned char *)p;
 	}
 	return 0;
+}
+
+/*
+ * Can the program's len bytes at dst (len >= 4) be written?  The probes
+ * store 4 bytes at dst and at each later page the range reaches, so the
+ * caller only asks about bytes it overwrites anyway.
+ */
+int
+tame__writable(uint64_t dst, size_t len)
+{
+	uintptr_t p = (uintptr_t)dst, end = p + len, at;
+
+	if (len < 4 || p < PAGE || end < p)
+		return 0;
+	for (at = p; at < end; at = (at & ~(uintptr_t)(PAGE - 1)) + PAGE)
+		if (tame__gate(SYS_getcpu, (long)(end - at >= 4 ? at : end - 4),
+		    0, 0, 0, 0, 0) == -EFAULT)
+			return 0;
+	return 1;
 }

@@ -600,6 +600,27 @@ START_TEST(test_landlock_layers_used_up)
 }
 END_TEST
 
+/*
+ * A SIGSYS that no filter sent (raise(SIGSYS)) is not a trap: it gets
+ * SIGSYS's default action, death, with no report and nothing emulated.
+ */
+static int
+body_raise_sigsys(void *arg)
+{
+	(void)arg;
+	raise(SIGSYS);
+	return 1;
+}
+
+START_TEST(test_forged_sigsys_is_no_trap)
+{
+	struct outcome o = h_run(TAME_STDIO, NULL, body_raise_sigsys, NULL);
+
+	ck_assert_signal(o, SIGSYS);
+	ck_assert_str_eq(o.err, "");
+}
+END_TEST
+
 static int
 block_sigsys(void *arg)
 {
@@ -715,6 +736,7 @@ api_suite(void)
 	tcase_add_test(tc, test_landlock_rows_need_a_single_thread);
 	tcase_add_test(tc, test_without_landlock_path_flags_grant_nothing);
 	tcase_add_test(tc, test_repeated_tame_installs_nothing);
+	tcase_add_test(tc, test_forged_sigsys_is_no_trap);
 	tcase_add_loop_test(tc, test_longest_chain_fits, 0, 6);
 	tcase_add_test(tc, test_landlock_layers_used_up);
 	tcase_add_test(tc, test_tame_unblocks_sigsys);

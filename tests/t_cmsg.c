@@ -14,6 +14,7 @@
  * end of a pipe travels in the message, so once the handler has closed
  * it, the read end sees end-of-file.
  */
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
@@ -293,6 +294,8 @@ check_received(int s, int rfd, int cmsg)
 		return 12;			/* an SCM_RIGHTS message */
 	if (!(flags & MSG_CTRUNC))
 		return 13;
+	if (flags & MSG_CMSG_CLOEXEC)
+		return 15;			/* the handler's, not ours */
 	if (!writers_gone(rfd))
 		return 14;			/* the descriptor was kept */
 	return 0;
@@ -620,6 +623,100 @@ START_TEST(test_nounix_filter_allows_messages_outright)
 }
 END_TEST
 
+/*
+ * A bad message header is EFAULT, as without tame(), never a crash in
+ * the handler: NULL, unmapped, and read-only for a receive.
+ */
+static int
+body_bad_headers(void *arg)
+{
+	struct msghdr *ro;
+	char c;
+	struct iovec iov = { &c, 1 };
+	int sv[2];
+
+	(void)arg;
+	if (socketpair(AF_UNIX, SOCK_DGRAM, 0, sv) == -1)
+		return 1;
+	if (sendmsg(sv[0], NULL, 0) != -1 || errno != EFAULT)
+		return 2;
+	if (recvmsg(sv[1], (struct msghdr *)8, MSG_DONTWAIT) != -1 ||
+	    errno != EFAULT)
+		return 3;
+	ro = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+	    MAP_ANONYMOUS, -1, 0);
+	if (ro == MAP_FAILED)
+		return 4;
+	ro->msg_iov = &iov;
+	ro->msg_iovlen = 1;
+	if (send(sv[0], "x", 1, 0) != 1 || mprotect(ro, 4096, PROT_READ))
+		return 5;
+	if (recvmsg(sv[1], ro, 0) != -1 || errno != EFAULT)
+		return 6;
+	/* and the message is still there for a good header */
+	return recv(sv[1], &c, 1, 0) == 1 && c == 'x' ? 0 : 7;
+}
+
+START_TEST(test_bad_message_headers_are_efault)
+{
+	struct outcome o = h_run(TAME_STDIO, NULL, body_bad_headers, NULL);
+
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
+/* SCM_PIDFD brings a descriptor too (Linux 6.5): closed without CMSG. */
+#ifndef SO_PASSPIDFD
+#define SO_PASSPIDFD	76
+#endif
+#ifndef SCM_PIDFD
+#define SCM_PIDFD	0x04
+#endif
+
+static int
+body_pidfd(void *arg)
+{
+	union ctl u;
+	struct msghdr m;
+	struct cmsghdr *cm;
+	char c;
+	struct iovec iov = { &c, 1 };
+	int sv[2], on = 1, cmsg = *(int *)arg, got = 0;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == -1)
+		return 1;
+	if (setsockopt(sv[1], SOL_SOCKET, SO_PASSPIDFD, &on, sizeof(on)) == -1)
+		return errno == ENOPROTOOPT ? 0 : 2;	/* before 6.5 */
+	if (send(sv[0], "p", 1, 0) != 1)
+		return 3;
+	memset(&m, 0, sizeof(m));
+	m.msg_iov = &iov;
+	m.msg_iovlen = 1;
+	m.msg_control = u.buf;
+	m.msg_controllen = sizeof(u.buf);
+	if (recvmsg(sv[1], &m, 0) != 1)
+		return 4;
+	for (cm = CMSG_FIRSTHDR(&m); cm != NULL; cm = CMSG_NXTHDR(&m, cm))
+		got |= cm->cmsg_level == SOL_SOCKET &&
+		    cm->cmsg_type == SCM_PIDFD;
+	if (cmsg)
+		return got ? 0 : 5;
+	return !got && (m.msg_flags & MSG_CTRUNC) ? 0 : 6;
+}
+
+START_TEST(test_pidfd_messages_need_cmsg)
+{
+	struct outcome o;
+	int cmsg = 0;
+
+	o = h_run(TAME_STDIO | TAME_UNIX, NULL, body_pidfd, &cmsg);
+	ck_assert_exit(o, 0);
+	cmsg = 1;
+	o = h_run(TAME_STDIO | TAME_CMSG, NULL, body_pidfd, &cmsg);
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
 static Suite *
 cmsg_suite(void)
 {
@@ -638,6 +735,8 @@ cmsg_suite(void)
 	tcase_add_test(tc, test_mmsg_checked_without_cmsg);
 	tcase_add_test(tc, test_no_unix_socket_no_checks_until_one_exists);
 	tcase_add_test(tc, test_nounix_state);
+	tcase_add_test(tc, test_bad_message_headers_are_efault);
+	tcase_add_test(tc, test_pidfd_messages_need_cmsg);
 	tcase_add_test(tc, test_nounix_filter_allows_messages_outright);
 	return s;
 }
