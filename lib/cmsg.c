@@ -20,6 +20,7 @@
  *				those messages, sets MSG_CTRUNC, and hands
  *				back the data and the other messages
  */
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -28,6 +29,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -273,18 +275,25 @@ tame__cmsg_emulate(int held, struct tame_call *c, long *ret)
 	return -1;
 }
 
-/*
- * Does the process hold an AF_UNIX socket?  Read from /proc/self/fd at
- * the first tame(), before any filter; any doubt answers yes.
- */
-int
-tame__holds_unix_socket(void)
+/* Is fd an AF_UNIX socket? */
+static int
+is_unix(int fd)
+{
+	socklen_t len = sizeof(int);
+	int domain;
+
+	return tame__gate(SYS_getsockopt, fd, SOL_SOCKET, SO_DOMAIN,
+	    (long)&domain, (long)&len, 0) == 0 && domain == AF_UNIX;
+}
+
+/* The same question through /proc/self/fd: slow, but for any fd. */
+static int
+proc_scan(void)
 {
 	char buf[2048];
 	struct dirent64 *d;
-	socklen_t len;
-	long n, off, dir, r;
-	int fd, domain, found = 0;
+	long n, off, dir;
+	int fd, found = 0;
 	const char *p;
 
 	dir = tame__gate(SYS_openat, AT_FDCWD, (long)"/proc/self/fd",
@@ -297,16 +306,50 @@ tame__holds_unix_socket(void)
 			d = (struct dirent64 *)(buf + off);
 			for (fd = 0, p = d->d_name; *p >= '0' && *p <= '9'; p++)
 				fd = fd * 10 + (*p - '0');
-			if (*p != '\0' || p == d->d_name || fd == dir)
-				continue;
-			len = sizeof(domain);
-			r = tame__gate(SYS_getsockopt, fd, SOL_SOCKET,
-			    SO_DOMAIN, (long)&domain, (long)&len, 0);
-			found = r == 0 && domain == AF_UNIX;
+			if (*p == '\0' && p != d->d_name && fd != dir)
+				found = is_unix(fd);
 		}
 	}
 	if (n < 0)
 		found = 1;
 	tame__gate(SYS_close, dir, 0, 0, 0, 0, 0);
 	return found;
+}
+
+/*
+ * Does the process hold an AF_UNIX socket?  Asked at the first tame(),
+ * before any filter; any doubt answers yes.  poll() on every possible
+ * descriptor number at once says which are open (the rest are POLLNVAL),
+ * and only those are asked their domain: a few microseconds, where a
+ * walk of /proc/self/fd costs a fresh process some fifty.  That walk is
+ * left for processes allowed more than SCAN_MAX descriptors.
+ */
+#define SCAN_CHUNK	128
+#define SCAN_MAX	4096
+
+int
+tame__holds_unix_socket(void)
+{
+	struct pollfd p[SCAN_CHUNK];
+	struct rlimit rl;
+	int base, i, n, limit;
+
+	if (tame__gate(SYS_prlimit64, 0, RLIMIT_NOFILE, 0, (long)&rl, 0,
+	    0) != 0 || rl.rlim_cur > SCAN_MAX)
+		return proc_scan();
+	limit = (int)rl.rlim_cur;
+	for (base = 0; base < limit; base += SCAN_CHUNK) {
+		n = limit - base < SCAN_CHUNK ? limit - base : SCAN_CHUNK;
+		for (i = 0; i < n; i++) {
+			p[i].fd = base + i;
+			p[i].events = 0;
+			p[i].revents = 0;
+		}
+		if (tame__gate(SYS_poll, (long)p, n, 0, 0, 0, 0) < 0)
+			return proc_scan();
+		for (i = 0; i < n; i++)
+			if (!(p[i].revents & POLLNVAL) && is_unix(base + i))
+				return 1;
+	}
+	return 0;
 }

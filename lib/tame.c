@@ -155,16 +155,19 @@ current_held(void)
 
 /*
  * The first tame() notes that no descriptor can pass when the process
- * holds no AF_UNIX socket; later calls keep what is still true.  Only a
- * single thread is sure of it: another could make a socket between the
- * look and the filter.
+ * holds no AF_UNIX socket; later calls keep what is still true.  The
+ * look costs a fresh process some microseconds, so it is made only where
+ * messages on other sockets are likely: under INET or DNSPATH (a UDP
+ * server, the resolver).  Only a single thread is sure of it: another
+ * could make a socket between the look and the filter.
  */
 static int
 with_state(int want, int held)
 {
 	if (tame__state.tamed)
 		return want | (held & TAME__NOUNIX);
-	if ((want & TAME_RW) && !(want & TAME_CMSG) && single_threaded() &&
+	if ((want & TAME_RW) && !(want & TAME_CMSG) &&
+	    (want & (TAME_INET | TAME_DNSPATH)) && single_threaded() &&
 	    !tame__holds_unix_socket())
 		want |= TAME__NOUNIX;
 	return want;
