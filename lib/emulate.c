@@ -53,6 +53,26 @@ confined(long nr, long a0, long a1, long a2, long a3)
 	return tame__gate(nr, a0, a1, a2, a3, 0, 0);
 }
 
+/*
+ * Landlock mediates opens, not stat or O_PATH, so a symlink in a granted
+ * directory (/usr/lib/ssl/private -> /etc/ssl/private) would lead a
+ * granted-looking stat elsewhere.  Before such a call the handler opens
+ * the path for reading, as Landlock judges the file it resolves to (and
+ * before any driver sees the open): the descriptor it gets, or -errno.
+ * A socket cannot be opened; it is taken as found.
+ */
+static long
+landlock_read_check(const char *path)
+{
+	long fd;
+
+	if (!tame__state.landlock_ok)
+		return -EACCES;
+	fd = tame__gate(SYS_openat, AT_FDCWD, (long)path, O_RDONLY |
+	    O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0, 0, 0);
+	return fd == -ENXIO ? -ENXIO : fd;
+}
+
 /* open, openat, creat: a read of a granted file, or a change in /tmp. */
 static int
 open_call(int held, struct tame_call *c, long *ret)
@@ -76,6 +96,17 @@ open_call(int held, struct tame_call *c, long *ret)
 	    (flags & TAME_OPEN_BITS) == O_PATH ? TL_READ : TL_FULL;
 	if (!tame__path_granted(held, c->path, rights))
 		return -1;
+	if ((flags & O_PATH) && !(flags & O_NOFOLLOW)) {
+		/* where the path leads must be readable too */
+		long fd = landlock_read_check(c->path);
+
+		if (fd < 0 && fd != -ENXIO) {
+			*ret = fd;
+			return 0;
+		}
+		if (fd >= 0)
+			tame__gate(SYS_close, fd, 0, 0, 0, 0, 0);
+	}
 	*ret = confined(SYS_openat, AT_FDCWD, (long)c->path, flags, mode);
 	return 0;
 }
@@ -142,6 +173,22 @@ stat_call(int held, struct tame_call *c, long *ret)
 	if ((flags & ~STAT_FLAGS) != 0 ||
 	    !tame__path_granted(held, c->path, TL_READ))
 		return -1;
+	if (!(flags & AT_SYMLINK_NOFOLLOW)) {
+		/* the stat of what Landlock let the handler open */
+		long fd = landlock_read_check(c->path);
+
+		if (fd >= 0) {
+			*ret = tame__gate(SYS_newfstatat, fd, (long)"",
+			    (long)c->a[2], AT_EMPTY_PATH, 0, 0);
+			tame__gate(SYS_close, fd, 0, 0, 0, 0, 0);
+			return 0;
+		}
+		if (fd != -ENXIO) {
+			*ret = fd;
+			return 0;
+		}
+	}
+	/* lstat: the granted name itself, or a socket */
 	*ret = tame__gate(SYS_newfstatat, AT_FDCWD, (long)c->path,
 	    (long)c->a[2], flags, 0, 0);
 	return 0;

@@ -489,6 +489,55 @@ START_TEST(test_base_reads_locale_and_cpus)
 END_TEST
 
 /*
+ * A symlink in a granted directory leads nowhere else: Landlock confines
+ * reads, and the handler holds stat and O_PATH to what a read may reach
+ * (Landlock itself does not mediate them).  The link, in /tmp under
+ * TMPPATH, points at the fixture outside /tmp.
+ */
+static int
+setup_tmp_link(void *arg)
+{
+	char *link = arg;
+
+	snprintf(link, 64, "/tmp/tame-link.%d", (int)getpid());
+	unlink(link);
+	return symlink(fx->file, link);
+}
+
+static int
+body_tmp_link(void *arg)
+{
+	const char *link = arg;
+	struct stat st;
+	int fd, r = 0;
+
+	if (syscall(SYS_newfstatat, AT_FDCWD, link, &st, 0) != -1 ||
+	    errno != EACCES)
+		r = 1;
+	else if ((fd = raw_open(link, O_PATH)) != -1 || errno != EACCES)
+		r = 2;
+	else if ((fd = raw_open(link, O_RDONLY)) != -1 || errno != EACCES)
+		r = 3;
+	/* the link itself is in /tmp: lstat sees it */
+	else if (syscall(SYS_newfstatat, AT_FDCWD, link, &st,
+	    AT_SYMLINK_NOFOLLOW) != 0 || !S_ISLNK(st.st_mode))
+		r = 4;
+	unlink(link);
+	return r;
+}
+
+START_TEST(test_symlink_out_of_granted_dir_leads_nowhere)
+{
+	struct outcome o;
+	char link[64] = "";
+
+	o = h_run(TAME_STDIO | TAME_TMPPATH, setup_tmp_link, body_tmp_link,
+	    link);
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
+/*
  * The handler reads a trapped call's path itself; a bad pointer is the
  * program's EFAULT, as without tame(), not a crash inside the handler.
  */
@@ -1859,6 +1908,7 @@ fs_suite(void)
 	    nitems(refused));
 	tcase_add_test(tc, test_base_reads_locale_and_cpus);
 	tcase_add_test(tc, test_bad_path_pointer_is_efault);
+	tcase_add_test(tc, test_symlink_out_of_granted_dir_leads_nowhere);
 	tcase_add_test(tc, test_base_raw_newfstatat_kills_needs_rpath);
 	tcase_add_loop_test(tc, test_stat_of_granted_file_only, 0,
 	    nitems(stat_cases));
