@@ -331,6 +331,7 @@ int
 tame__holds_unix_socket(void)
 {
 	struct pollfd p[SCAN_CHUNK];
+	struct timespec zero = { 0, 0 };
 	struct rlimit rl;
 	int base, i, n, limit;
 
@@ -345,7 +346,7 @@ tame__holds_unix_socket(void)
 			p[i].events = 0;
 			p[i].revents = 0;
 		}
-		if (tame__gate(SYS_poll, (long)p, n, 0, 0, 0, 0) < 0)
+		if (tame__gate(SYS_ppoll, (long)p, n, (long)&zero, 0, 8, 0) < 0)
 			return proc_scan();
 		for (i = 0; i < n; i++)
 			if (!(p[i].revents & POLLNVAL) && is_unix(base + i))
