@@ -12,12 +12,12 @@ TEST_BINS	= $(TEST_SRCS:tests/%.c=$(B)/tests/%)
 
 $(B)/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Itests $(CHECK_CFLAGS) $(SECCOMP_CFLAGS) $(CFLAGS) \
-	    -c $< -o $@
+	$(CC) $(CPPFLAGS) -Itests -Iaudit $(CHECK_CFLAGS) $(SECCOMP_CFLAGS) \
+	    $(CFLAGS) -c $< -o $@
 
 # The oracle builds the same policy with libseccomp, for the tests only:
 # libtame itself never links libseccomp.
-TEST_OBJS	= $(B)/tests/harness.o $(B)/lib/oracle.o
+TEST_OBJS	= $(B)/tests/harness.o $(B)/lib/oracle.o $(B)/audit/parse.o
 
 $(B)/lib/oracle.o: lib/oracle.c
 	@mkdir -p $(@D)
