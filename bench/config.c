@@ -3,6 +3,7 @@
  *
  *	untamed		nothing: the baseline every ratio divides by
  *	allow1		one RET ALLOW instruction: what seccomp costs at all
+ *	allow3		three of them stacked: the floor of three tame() calls
  *	tame1		tame(BENCH_FLAGS) once
  *	tame3		three narrowing tame() calls ending at BENCH_FLAGS;
  *			every one keeps the benchmarked calls, so each
@@ -48,6 +49,17 @@ static int
 install_allow1(void)
 {
 	return config_load_allow1();
+}
+
+static int
+install_allow3(void)
+{
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (config_load_allow1() == -1)
+			return -1;
+	return 0;
 }
 
 static int
@@ -122,6 +134,7 @@ install_cmsg(void)
 static const struct config configs[] = {
 	{ "untamed", "no filter", install_untamed },
 	{ "allow1", "one RET ALLOW instruction", install_allow1 },
+	{ "allow3", "three stacked RET ALLOW filters", install_allow3 },
 	{ "tame1", "tame(STDIO|RPATH|INET|IOCTL)", install_tame1 },
 	{ "tame3", "tame(+WPATH|CPATH|UNIX|PROC), tame(+WPATH|UNIX), "
 	    "tame(STDIO|RPATH|INET|IOCTL)", install_tame3 },

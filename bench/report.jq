@@ -40,6 +40,28 @@ def syscalls:
 	($runs | length)]
     | @tsv;
 
+# floors (input: micro.json; $calls)
+#	call config floor median_ns min_ns max_ns rounds
+# what a configuration costs beyond its floor, round by round: each
+# round's process median minus the floor process's median of the same
+# round, so that the host's drift between rounds cancels.
+def floors:
+    . as $all
+    | def m($c; $r; $call):
+	[$all[] | select(.config == $c and .round == $r) | .results[]
+	    | select(.name == "syscall/" + $call)
+	    | (.cpu_median // .median) | select(. != null)][0];
+    ($calls | split(" "))[] as $call
+    | (["tame1", "allow1"], ["tame3", "allow1"], ["tame3", "allow3"])
+    | .[0] as $c | .[1] as $f
+    | [$all[] | select(.config == $c) | .round as $r
+	| (m($c; $r; $call)) as $x | (m($f; $r; $call)) as $y
+	| select($x != null and $y != null) | $x - $y] as $d
+    | select($d | length > 0)
+    | [$call, $c, $f, ($d | median | r1), ($d | min | r1), ($d | max | r1),
+	($d | length)]
+    | @tsv;
+
 # latency (input: micro.json)
 #	name median_us p10_us p90_us samples insns
 # forked samples pooled over all rounds; in-process compile benchmarks:
@@ -77,6 +99,7 @@ def hfcdf:
     | @tsv;
 
 if $what == "syscalls" then syscalls
+elif $what == "floors" then floors
 elif $what == "latency" then latency
 elif $what == "hyperfine" then hyperfine
 elif $what == "hfcdf" then hfcdf

@@ -14,8 +14,8 @@ mkdir -p "$W"
 CALLS="getpid read_1B_devzero write_1B_devnull openat_close ioctl_FIONREAD \
 socket_close_udp openat_close_granted msg_unix msg_udp"
 CONFIGS=""
-for c in untamed allow1 tame1 tame3 libseccomp tame-norpath tame-cmsg \
-    tame-nounix; do
+for c in untamed allow1 allow3 tame1 tame3 libseccomp tame-norpath \
+    tame-cmsg tame-nounix; do
 	jq -e --arg c "$c" 'any(.[]; .config == $c)' "$RAW/micro.json" \
 	    > /dev/null && CONFIGS="$CONFIGS $c"
 done
@@ -32,8 +32,10 @@ m() {
 }
 
 q syscalls "$RAW/micro.json" > "$W/syscalls.tsv"
+q floors "$RAW/micro.json" > "$W/floors.tsv"
 q latency "$RAW/micro.json" > "$W/latency.tsv"
-for n in cat-4k link-4k floor-4k cat-100m tame-exec-4k; do
+for n in cat-4k link-4k floor-4k cat-100m floor-100m tame-exec-4k; do
+	ls "$RAW"/hf-$n-*.json >/dev/null 2>&1 || continue
 	q hyperfine -s "$RAW"/hf-$n-*.json > "$W/hf-$n.tsv"
 done
 
@@ -242,6 +244,11 @@ C4K=$(compare cat-4k cat-untamed tame-cat)
 CLINK=$(compare link-4k cat-untamed cat-linked)
 CFLOOR=$(compare floor-4k cat-untamed cat-floor)
 C100M=$(compare cat-100m cat-untamed tame-cat)
+if ls "$RAW"/hf-floor-100m-*.json >/dev/null 2>&1; then
+	CF100M=$(compare floor-100m cat-untamed cat-floor)
+else
+	CF100M=$(printf -- '-\t-\t-\t-\t-')
+fi
 CEXEC=$(compare tame-exec-4k /bin/cat tame-exec)
 f() {
 	echo "$1" | cut -f "$2"
@@ -293,6 +300,39 @@ verdict() {
 		print ok ? "met" : "**not met**"
 	}'
 }
+# diff A B: A - B to three places, or "-" when either is missing
+diff3() {
+	awk -v a="$1" -v b="$2" 'BEGIN {
+		if (a == "-" || a == "" || b == "-" || b == "") print "-"
+		else printf "+%.3f\n", a - b }'
+}
+# noisy LIMIT MEDIAN LO HI: a verdict that knows the spread: "met" when
+# even the worst round is within LIMIT, "not met" when even the best is
+# over it, "undecided" when the rounds straddle it
+noisy() {
+	awk -v l="$1" -v m="$2" -v lo="$3" -v hi="$4" 'BEGIN {
+		if (m == "-" || m == "") { print "not measured"; exit }
+		if (hi + 0 <= l + 0) print "met"
+		else if (lo + 0 > l + 0) print "**not met**"
+		else printf "undecided (median %s)\n", \
+		    (m + 0 <= l + 0 ? "within" : "over")
+	}'
+}
+# floor CFG FLOOR KIND: the call of KIND whose median cost beyond FLOOR
+# is worst: "median lo hi call"
+floor_worst() {
+	awk -F '\t' -v cfg="$1" -v fl="$2" -v kind="$3" "$AWKLIB"'
+	$2 == cfg && $3 == fl && !trapcall($1) &&
+	    (kind == "cached") == (cached($1) != 0) {
+		if (n++ == 0 || $4 > w) { w = $4; lo = $5; hi = $6; wc = callname($1) }
+	}
+	END { if (n) printf "%s\t%s\t%s\t%s\n", w, lo, hi, wc
+	    else print "-\t-\t-\t-" }' "$W/floors.tsv"
+}
+F1C=$(floor_worst tame1 allow1 cached)
+F3C=$(floor_worst tame3 allow1 cached)
+F1A=$(floor_worst tame1 allow1 arg)
+F3A=$(floor_worst tame3 allow3 arg)
 W1C=$(worst tame1 cached)
 W3C=$(worst tame3 cached)
 W1A=$(worst tame1 arg)
@@ -304,9 +344,16 @@ B3C=$(beyond tame3 cached)
 B1A=$(beyond tame1 arg)
 B3A=$(beyond tame3 arg)
 TF=$(lat latency/tame_first/stdio,rpath 2)
+TFLO=$(lat latency/tame_first/stdio,rpath 3)
+TFHI=$(lat latency/tame_first/stdio,rpath 4)
+TD=$(lat "latency/tame_narrow/stdio,rpath,inet->stdio,rpath" 2)
+TDLO=$(lat "latency/tame_narrow/stdio,rpath,inet->stdio,rpath" 3)
+TDHI=$(lat "latency/tame_narrow/stdio,rpath,inet->stdio,rpath" 4)
 LS=$(lat latency/libseccomp_load/stdio,rpath 2)
 A1=$(lat latency/allow1_load 2)
 LSR=$(awk -v a="$LS" -v b="$TF" 'BEGIN {
+	if (a == "" || b == "") print "-"; else printf "%.1f", a / b }')
+TFR=$(awk -v a="$TF" -v b="$A1" 'BEGIN {
 	if (a == "" || b == "") print "-"; else printf "%.1f", a / b }')
 BUILD=$(jq -r '.[0].context.library_build_type' "$RAW/micro.json")
 OPT=$(jq -r '[.[].results[] | select(.name | startswith("compile/libseccomp"))
@@ -338,18 +385,30 @@ exports; \`machine.json\`). Every ratio and delta compares runs of the same
 
 ## Targets (DESIGN.md)
 
+The targets are libtame's cost beyond this host's floor, a one-instruction
+RET ALLOW filter measured in the same run (allow1; allow3 is three of them
+stacked, the floor of three tame() calls). A per-call row subtracts the
+floor process's median from the tamed process's median round by round,
+so that the host's drift cancels; its verdict knows the spread: "met"
+when even the worst round is within the target, "not met" when even the
+best round is over it, "undecided" when the rounds straddle it.
+
 | target | measured | |
 |---|---|---|
-| cached syscall (getpid, read, write) <= +20 ns, depth 1 | worst $(f "$W1C" 2): $(sgn "$(f "$W1C" 1)") ns | $(verdict "$(f "$W1C" 1)" "<=" 20) |
-| cached syscall <= +20 ns, depth 3 | worst $(f "$W3C" 2): $(sgn "$(f "$W3C" 1)") ns | $(verdict "$(f "$W3C" 1)" "<=" 20) |
-| argument-checked (openat, ioctl, socket) <= +35 ns, depth 1 | worst $(f "$W1A" 2): $(sgn "$(f "$W1A" 1)") ns | $(verdict "$(f "$W1A" 1)" "<=" 35) |
-| argument-checked <= +60 ns, depth 3 | worst $(f "$W3A" 2): $(sgn "$(f "$W3A" 1)") ns | $(verdict "$(f "$W3A" 1)" "<=" 60) |
-| tame() compile+load <= 150 µs | median ${TF:--} µs | $(verdict "$TF" "<=" 150) |
-| ... aim 60 µs | median ${TF:--} µs (1-insn floor: ${A1:--} µs) | $(verdict "$TF" "<=" 60) |
+| cached syscall (getpid, read, write) <= +3 ns beyond allow1, one tame() | worst $(f "$F1C" 4): $(sgn "$(f "$F1C" 1)") ns (rounds $(sgn "$(f "$F1C" 2)")..$(sgn "$(f "$F1C" 3)")) | $(noisy 3 "$(f "$F1C" 1)" "$(f "$F1C" 2)" "$(f "$F1C" 3)") |
+| cached syscall <= +3 ns beyond allow1, three tame() | worst $(f "$F3C" 4): $(sgn "$(f "$F3C" 1)") ns (rounds $(sgn "$(f "$F3C" 2)")..$(sgn "$(f "$F3C" 3)")) | $(noisy 3 "$(f "$F3C" 1)" "$(f "$F3C" 2)" "$(f "$F3C" 3)") |
+| argument-checked (openat, ioctl, socket) <= +15 ns beyond allow1, one tame() | worst $(f "$F1A" 4): $(sgn "$(f "$F1A" 1)") ns (rounds $(sgn "$(f "$F1A" 2)")..$(sgn "$(f "$F1A" 3)")) | $(noisy 15 "$(f "$F1A" 1)" "$(f "$F1A" 2)" "$(f "$F1A" 3)") |
+| argument-checked <= +15 ns beyond allow3, three tame() | worst $(f "$F3A" 4): $(sgn "$(f "$F3A" 1)") ns (rounds $(sgn "$(f "$F3A" 2)")..$(sgn "$(f "$F3A" 3)")) | $(noisy 15 "$(f "$F3A" 1)" "$(f "$F3A" 2)" "$(f "$F3A" 3)") |
+| first tame(STDIO\|RPATH) <= 90 µs (measured in forked children, not yet in freshly exec'd programs) | median ${TF:--} µs (p10..p90 ${TFLO:--}..${TFHI:--}) | $(noisy 90 "$TF" "$TFLO" "$TFHI") |
+| ... and <= 4x a 1-insn filter in the same kind of process | ${TFR}x (${TF:--} / ${A1:--} µs) | $(verdict "$TFR" "<=" 4) |
+| later tame(), delta without a new Landlock layer, <= 25 µs | median ${TD:--} µs (p10..p90 ${TDLO:--}..${TDHI:--}) | $(noisy 25 "$TD" "$TDLO" "$TDHI") |
 | well under libseccomp's compile+load (taken as >= 5x) | libseccomp ${LS:--} µs = ${LSR}x tame()'s | $(verdict "$LSR" ">=" 5) |
-| tamed cat, 4 KiB file, whole process <= 1.10x | $(f "$C4K" 3)x (rounds $(f "$C4K" 4)..$(f "$C4K" 5)x; a 1-insn filter alone: $(f "$CFLOOR" 3)x) | $(verdict "$(f "$C4K" 3)" "<=" 1.10) |
-| tamed cat, 100 MB in $(($(m .cat_read_size) / 1024)) KiB reads <= 1.05x | $(f "$C100M" 3)x (rounds $(f "$C100M" 4)..$(f "$C100M" 5)x) | $(verdict "$(f "$C100M" 3)" "<=" 1.05) |
-| \`tame-exec -f stdio,rpath -- /bin/cat\` 4 KiB <= 1.30x bare | $(f "$CEXEC" 3)x (rounds $(f "$CEXEC" 4)..$(f "$CEXEC" 5)x) | $(verdict "$(f "$CEXEC" 3)" "<=" 1.30) |
+| tamed cat, 4 KiB file, <= its floor's ratio + 0.08 | $(f "$C4K" 3)x (rounds $(f "$C4K" 4)..$(f "$C4K" 5)x); floor $(f "$CFLOOR" 3)x (rounds $(f "$CFLOOR" 4)..$(f "$CFLOOR" 5)x): $(diff3 "$(f "$C4K" 3)" "$(f "$CFLOOR" 3)") | $(verdict "$(diff3 "$(f "$C4K" 3)" "$(f "$CFLOOR" 3)")" "<=" 0.08) (medians) |
+| tamed cat, 100 MB in $(($(m .cat_read_size) / 1024)) KiB reads, <= its floor's ratio + 0.01 | $(f "$C100M" 3)x (rounds $(f "$C100M" 4)..$(f "$C100M" 5)x); floor $(f "$CF100M" 3)x (rounds $(f "$CF100M" 4)..$(f "$CF100M" 5)x): $(diff3 "$(f "$C100M" 3)" "$(f "$CF100M" 3)") | $(verdict "$(diff3 "$(f "$C100M" 3)" "$(f "$CF100M" 3)")" "<=" 0.01) (medians) |
+| tamed ping -c 5000 on loopback, <= its floor's ratio + 0.01 | no ping port yet | not measured |
+| \`tame-exec -f stdio,rpath -- /bin/cat\` 4 KiB <= 1.30x bare | $(f "$CEXEC" 3)x (rounds $(f "$CEXEC" 4)..$(f "$CEXEC" 5)x) | $(verdict "$(f "$CEXEC" 3)" "<=" 1.30) (median) |
+| tame-exec on ls -l, grep, sort, sha256sum <= 1.30x bare each | | not measured |
+| tame-audit <= 25x bare and <= 1.2x strace alone; log parsing >= 10^6 lines/s | no auditor yet | not measured |
 
 The per-call targets were set on an Intel host whose 1-instruction filter
 costs +14..20 ns (performance.md). What the physical limit is on this

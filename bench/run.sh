@@ -151,6 +151,8 @@ hf floor-4k 60 cat-untamed "$B/ports/cat-untamed $SMALL" \
     cat-floor "$B/bench/cat-floor $SMALL"
 hf cat-100m 4 cat-untamed "$B/ports/cat-untamed $BIG" \
     tame-cat "$B/ports/tame-cat $BIG"
+hf floor-100m 4 cat-untamed "$B/ports/cat-untamed $BIG" \
+    cat-floor "$B/bench/cat-floor $BIG"
 hf tame-exec-4k 60 /bin/cat "/bin/cat $SMALL" \
     tame-exec "$B/tame-exec -f stdio,rpath -- /bin/cat $SMALL"
 
