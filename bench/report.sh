@@ -5,9 +5,11 @@
 set -e
 cd "$(dirname "$0")/.."
 B=${B:-build}
-RAW=reports/raw
+[ -n "$BENCH_QUICK" ] && : "${BENCH_REPORTS:=$B/bench/quick}"
+REPORTS=${BENCH_REPORTS:-reports}
+RAW=$REPORTS/raw
 W=$B/bench/report
-MD=reports/latest.md
+MD=$REPORTS/latest.md
 rm -rf "$W"
 mkdir -p "$W"
 
@@ -268,18 +270,18 @@ for n in cat-4k tame-exec-4k; do
 done
 
 # --- plots ------------------------------------------------------------
-gnuplot -e "data='$W/syscalls-plot.tsv'; out='reports/syscalls.svg'" \
+gnuplot -e "data='$W/syscalls-plot.tsv'; out='$REPORTS/syscalls.svg'" \
     bench/syscalls.gp
-gnuplot -e "data='$W/latency-plot.tsv'; out='reports/latency.svg'" \
+gnuplot -e "data='$W/latency-plot.tsv'; out='$REPORTS/latency.svg'" \
     bench/latency.gp
-gnuplot -e "data='$W/cat-plot.tsv'; out='reports/cat.svg'" bench/cat.gp
+gnuplot -e "data='$W/cat-plot.tsv'; out='$REPORTS/cat.svg'" bench/cat.gp
 gnuplot -e "a='$W/cdf-cat-4k-cat-untamed.tsv'; b='$W/cdf-cat-4k-tame-cat.tsv';
     la='cat-untamed'; lb='tame-cat'; t='cat of a 4 KiB file, every run';
-    out='reports/cat-4k-cdf.svg'" bench/cdf.gp
+    out='$REPORTS/cat-4k-cdf.svg'" bench/cdf.gp
 gnuplot -e "a='$W/cdf-tame-exec-4k-_bin_cat.tsv';
     b='$W/cdf-tame-exec-4k-tame-exec.tsv'; la='/bin/cat';
     lb='tame-exec -f stdio,rpath -- /bin/cat'; t='/bin/cat of a 4 KiB file';
-    out='reports/tame-exec-cdf.svg'" bench/cdf.gp
+    out='$REPORTS/tame-exec-cdf.svg'" bench/cdf.gp
 
 # --- targets ----------------------------------------------------------
 # sgn N: N with its sign and one decimal

@@ -13,16 +13,28 @@
 # compares runs made close together.
 #
 # Environment: B (build dir), BENCH_ROUNDS (7), BENCH_REPS (5),
-# BENCH_MIN_TIME (0.1 s), BENCH_HF_ROUNDS (25), BENCH_CPU.
+# BENCH_MIN_TIME (0.1 s), BENCH_HF_ROUNDS (25), BENCH_CPU,
+# BENCH_REPORTS (reports: where raw/ goes).  BENCH_QUICK=1 runs every
+# benchmark once, briefly, on a 4 MiB "big" file, into $B/bench/quick
+# unless BENCH_REPORTS says otherwise: the report is made and well
+# formed, its numbers mean little (the smoke test in make check).
 set -e
 cd "$(dirname "$0")/.."
 B=${B:-build}
+if [ -n "$BENCH_QUICK" ]; then
+	: "${BENCH_ROUNDS:=1}" "${BENCH_REPS:=2}" "${BENCH_MIN_TIME:=0.01}"
+	: "${BENCH_HF_ROUNDS:=1}"
+	HF_RUNS=3
+	BIG_SIZE=4194304
+fi
 ROUNDS=${BENCH_ROUNDS:-7}
 REPS=${BENCH_REPS:-5}
 MIN_TIME=${BENCH_MIN_TIME:-0.1}
 HF_ROUNDS=${BENCH_HF_ROUNDS:-25}
 CPU=${BENCH_CPU:-$(($(nproc) - 1))}
-RAW=reports/raw
+# a quick run never replaces the committed reference report
+[ -n "$BENCH_QUICK" ] && : "${BENCH_REPORTS:=$B/bench/quick}"
+RAW=${BENCH_REPORTS:-reports}/raw
 OUT=$B/bench/out
 DATA=$B/bench/data
 MICRO=$B/bench/micro
@@ -36,7 +48,7 @@ make_file() {
 	head -c "$2" /dev/urandom > "$1"
 }
 make_file "$DATA/small-4k" 4096
-make_file "$DATA/big-100m" 104857600
+make_file "$DATA/big-100m" "${BIG_SIZE:-104857600}"
 SMALL=$DATA/small-4k
 BIG=$DATA/big-100m
 
@@ -124,7 +136,7 @@ jq -c -s 'def r1: . * 10 | floor / 10;
 # hf NAME RUNS LABEL1 CMD1 LABEL2 CMD2: BENCH_HF_ROUNDS rounds, the order
 # of the two commands alternating.
 hf() {
-	name=$1 runs=$2 l1=$3 c1=$4 l2=$5 c2=$6
+	name=$1 runs=${HF_RUNS:-$2} l1=$3 c1=$4 l2=$5 c2=$6
 	k=1
 	while [ "$k" -le "$HF_ROUNDS" ]; do
 		echo "bench: hyperfine $name round $k/$HF_ROUNDS"

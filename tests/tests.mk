@@ -34,7 +34,8 @@ $(B)/tests/tools/%: tests/tools/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
 
-tests: all $(TEST_BINS) $(TOOL_BINS)
+# The bench's smoke test (tests/cli/bench.sh) runs its binaries too.
+tests: all $(TEST_BINS) $(TOOL_BINS) bench-build
 
 check: deps
 	@$(MAKE) --no-print-directory tests
