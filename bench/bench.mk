@@ -48,8 +48,14 @@ $(B)/bench/cat-floor: $(B)/ports/cat/cat.o $(B)/bench/floor.o \
 	$(CC) $(LDFLAGS) -o $@ $(B)/ports/cat/cat.o $(B)/bench/floor.o \
 	    $(B)/bench/load.o
 
+# The first tame() of a freshly exec'd program (run.sh execs it per sample).
+$(B)/bench/fresh: $(B)/bench/fresh.o $(B)/bench/load.o $(B)/libtame.a
+	$(CC) $(LDFLAGS) -o $@ $(B)/bench/fresh.o $(B)/bench/load.o \
+	    $(B)/libtame.a
+
 .PHONY: bench-build
-bench-build: $(B)/bench/micro $(B)/bench/cat-linked $(B)/bench/cat-floor
+bench-build: $(B)/bench/micro $(B)/bench/cat-linked $(B)/bench/cat-floor \
+    $(B)/bench/fresh
 
 bench:
 	@sh .ci/deps.sh

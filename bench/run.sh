@@ -132,6 +132,28 @@ jq -c -s 'def r1: . * 10 | floor / 10;
 	| with_entries(select(.value != null))))})' \
     "$OUT"/micro-*.json > "$RAW/micro.json"
 
+# --- the first tame() of a freshly exec'd program ------------------------
+# bench/fresh, exec'd anew per sample, times one call inside itself; the
+# four variants take turns, so that drift of the host hits them alike.
+FRESH_N=${BENCH_FRESH:-201}
+[ -n "$BENCH_QUICK" ] && FRESH_N=${BENCH_FRESH:-11}
+set -- allow1:allow1 stdio-rpath:"tame stdio,rpath" \
+    stdio-rpath-inet-dnspath:"tame stdio,rpath,inet,dnspath" \
+    delta:"again stdio,rpath,inet stdio,rpath"
+for v in "$@"; do
+	: > "$RAW/fresh-${v%%:*}.txt"
+done
+i=1
+while [ "$i" -le "$FRESH_N" ]; do
+	[ $((i % 50)) -eq 1 ] && echo "bench: fresh tame() sample $i/$FRESH_N"
+	for v in "$@"; do
+		# shellcheck disable=SC2086
+		taskset -c "$CPU" "$B/bench/fresh" ${v#*:} \
+		    >> "$RAW/fresh-${v%%:*}.txt" || exit 1
+	done
+	i=$((i + 1))
+done
+
 # --- whole commands ---------------------------------------------------
 # hf NAME RUNS LABEL1 CMD1 LABEL2 CMD2: BENCH_HF_ROUNDS rounds, the order
 # of the two commands alternating.

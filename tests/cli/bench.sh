@@ -22,6 +22,7 @@ grep -q 'error' "$dir/report.log" && no "report.sh said: $(cat "$dir/report.log"
 
 md=$dir/latest.md
 for section in '## Machine' '## Targets (DESIGN.md)' \
+    '## The first tame(), as programs pay it' \
     '## Cost per system call' '## What the traps cost' '## tame() latency' \
     '## Whole commands (hyperfine)'; do
 	grep -qxF "$section" "$md" || no "latest.md has no '$section'"
