@@ -223,59 +223,66 @@ unescape(const char *s, size_t len, size_t i, char *c)
 	return i + 1;
 }
 
+/*
+ * Decode escaped text from a[*i] up to its end: a closing quote, or for
+ * a decoration its closing '>' or a decoration nested in it.  Returns
+ * the length written to out (NUL-terminated), or -1 when the end never
+ * comes or out is too small; *i is left at the end.
+ */
+static long
+decode(const char *a, size_t len, size_t *i, int decoration, char *out,
+    size_t outlen)
+{
+	size_t k = *i, n = 0;
+	char c;
+
+	while (k < len && (decoration ? a[k] != '<' && !(a[k] == '>' &&
+	    a[k - 1] != '-') : a[k] != '"')) {
+		if (a[k] == '\\')
+			k = unescape(a, len, k, &c);
+		else
+			c = a[k++];
+		if (n + 1 >= outlen)
+			return -1;
+		out[n++] = c;
+	}
+	*i = k;
+	if (k >= len)
+		return -1;
+	out[n] = '\0';
+	return (long)n;
+}
+
 long
 st_string(const char *a, size_t len, char *out, size_t outlen, int *truncated)
 {
-	size_t i = 0, n = 0;
-	char c;
+	size_t i = 0;
+	long n;
 
 	*truncated = 0;
 	while (i < len && a[i] == ' ')
 		i++;
 	if (i >= len || a[i] != '"' || outlen == 0)
 		return -1;
-	for (i++; i < len && a[i] != '"'; ) {
-		if (a[i] == '\\')
-			i = unescape(a, len, i, &c);
-		else
-			c = a[i++];
-		if (n + 1 >= outlen)
-			return -1;
-		out[n++] = c;
-	}
-	if (i >= len)
-		return -1;		/* no closing quote */
-	out[n] = '\0';
+	i++;
+	if ((n = decode(a, len, &i, 0, out, outlen)) == -1)
+		return -1;
 	*truncated = len - i >= 4 && strncmp(a + i + 1, "...", 3) == 0;
-	return (long)n;
+	return n;
 }
 
 long
 st_decoration(const char *a, size_t len, char *out, size_t outlen)
 {
-	size_t i, n = 0;
-	char c;
+	size_t i;
 
 	for (i = 0; i < len && !(a[i] == '<' && opens_decoration(a, i)); i++)
 		if (a[i] == '"' || a[i] == ',')
 			return -1;	/* a string or a list, not an fd */
 	if (i >= len || outlen == 0)
 		return -1;
-	/* up to the end, or to a decoration nested in it */
-	for (i++; i < len && a[i] != '<' && !(a[i] == '>' && a[i - 1] != '-');
-	    ) {
-		if (a[i] == '\\')
-			i = unescape(a, len, i, &c);
-		else
-			c = a[i++];
-		if (n + 1 >= outlen)
-			return -1;
-		out[n++] = c;
-	}
-	if (i >= len)
-		return -1;
-	out[n] = '\0';
-	return (long)n;
+	i++;
+	return decode(a, len, &i, 1, out, outlen);
 }
 
 /* One term of a number: "0x41", "-1", "AT_FDCWD", each maybe decorated

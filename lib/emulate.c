@@ -92,8 +92,7 @@ open_call(int held, struct tame_call *c, long *ret)
 	}
 	if (fetch_path(c, at, ret) == -1)
 		return 0;
-	rights = (flags & TAME_OPEN_BITS) == O_RDONLY ||
-	    (flags & TAME_OPEN_BITS) == O_PATH ? TL_READ : TL_FULL;
+	rights = tame__path_rights(c->nr, c->a, c->path);
 	if (!tame__path_granted(held, c->path, rights))
 		return -1;
 	if ((flags & O_PATH) && !(flags & O_NOFOLLOW)) {
