@@ -36,7 +36,7 @@ endif
 
 LIB_SRCS	= lib/policy.c lib/match.c lib/sysnames.c lib/compile.c \
 		  lib/paths.c lib/describe.c lib/usercopy.c lib/emulate.c \
-		  lib/cmsg.c lib/handler.c \
+		  lib/cmsg.c lib/handler.c lib/verdict.c \
 		  lib/bpf_run.c lib/gate.c lib/report.c lib/landlock.c \
 		  lib/tame.c lib/flags.c lib/warm.c
 LIB_OBJS	= $(LIB_SRCS:%.c=$(B)/%.o)

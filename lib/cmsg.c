@@ -130,7 +130,8 @@ send_one(struct tame_call *c, int fd, uint64_t umsg, int flags,
 			return -EFAULT;
 		if ((k = carries_rights(ctl, m.msg_controllen)) < 0)
 			return k;
-		if (k == 1) {
+		if (!tame__trap_allows(tame__state.held, SYS_sendmsg, c->a,
+		    &(struct tame_seen){ .rights = k == 1 })) {
 			c->detail = "SCM_RIGHTS";
 			c->need = TAME_CMSG;
 			*refused = 1;

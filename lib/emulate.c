@@ -77,7 +77,7 @@ landlock_read_check(const char *path)
 static int
 open_call(int held, struct tame_call *c, long *ret)
 {
-	int at = c->nr == SYS_openat, flags, rights;
+	int at = c->nr == SYS_openat, flags;
 	long mode;
 
 #ifdef SYS_creat
@@ -92,8 +92,8 @@ open_call(int held, struct tame_call *c, long *ret)
 	}
 	if (fetch_path(c, at, ret) == -1)
 		return 0;
-	rights = tame__path_rights(c->nr, c->a, c->path);
-	if (!tame__path_granted(held, c->path, rights))
+	if (!tame__trap_allows(held, c->nr, c->a, &(struct tame_seen){
+	    .path = c->path }))
 		return -1;
 	if ((flags & O_PATH) && !(flags & O_NOFOLLOW)) {
 		/* where the path leads must be readable too */
@@ -118,7 +118,8 @@ name_call(int held, struct tame_call *c, long *ret)
 
 	if (fetch_path(c, at, ret) == -1)
 		return 0;
-	if (!tame__path_granted(held, c->path, TL_FULL))
+	if (!tame__trap_allows(held, c->nr, c->a, &(struct tame_seen){
+	    .path = c->path }))
 		return -1;
 	switch (c->nr) {
 	case SYS_unlinkat:
@@ -161,17 +162,14 @@ stat_call(int held, struct tame_call *c, long *ret)
 		c->path_arg = 1;
 	} else if (fetch_path(c, 1, ret) == -1)
 		return 0;
+	if (!tame__trap_allows(held, c->nr, c->a, &(struct tame_seen){
+	    .path = c->path }))
+		return -1;
 	if ((flags & AT_EMPTY_PATH) && c->path[0] == '\0') {
-		/* of AT_FDCWD it is a lookup of ".": RPATH's */
-		if ((held & TAME_RW) == 0 || (int)c->a[0] == AT_FDCWD)
-			return -1;
 		*ret = tame__gate(SYS_fstat, (long)c->a[0], (long)c->a[2], 0,
 		    0, 0, 0);
 		return 0;
 	}
-	if ((flags & ~STAT_FLAGS) != 0 ||
-	    !tame__path_granted(held, c->path, TL_READ))
-		return -1;
 	if (!(flags & AT_SYMLINK_NOFOLLOW)) {
 		/* the stat of what Landlock let the handler open */
 		long fd = landlock_read_check(c->path);
@@ -208,12 +206,11 @@ statx_call(int held, struct tame_call *c, long *ret)
 	}
 	if (fetch_path(c, 1, ret) == -1)
 		return 0;
-	if (((flags & AT_EMPTY_PATH) && c->path[0] == '\0') ||
-	    tame__path_granted(held, c->path, TL_READ)) {
-		*ret = -ENOSYS;
-		return 0;
-	}
-	return -1;
+	if (!tame__trap_allows(held, c->nr, c->a, &(struct tame_seen){
+	    .path = c->path }))
+		return -1;
+	*ret = -ENOSYS;
+	return 0;
 }
 
 /* kill, tkill, tgkill: only this process. */
@@ -223,15 +220,14 @@ signal_call(struct tame_call *c, long *ret)
 	long pid = tame__gate(SYS_getpid, 0, 0, 0, 0, 0, 0);
 	const uint64_t *a = c->a;
 
+	if (!tame__trap_allows(tame__state.held, c->nr, a,
+	    &(struct tame_seen){ .self = (pid_t)a[0] == pid }))
+		return -1;
 	switch (c->nr) {
 	case SYS_kill:
-		if ((pid_t)a[0] != pid)
-			return -1;
 		*ret = tame__gate(SYS_kill, pid, (long)a[1], 0, 0, 0, 0);
 		return 0;
 	case SYS_tgkill:
-		if ((pid_t)a[0] != pid)
-			return -1;
 		*ret = tame__gate(SYS_tgkill, pid, (long)a[1], (long)a[2], 0,
 		    0, 0);
 		return 0;
@@ -270,12 +266,13 @@ xattr_call(struct tame_call *c, long *ret)
 			return 0;
 		target = (long)c->path;
 	}
+	if (!tame__trap_allows(tame__state.held, c->nr, c->a,
+	    &(struct tame_seen){ .name = name }))
+		return -1;
 	if (name[0] == '\0') {
 		*ret = -ERANGE;		/* the kernel's answer */
 		return 0;
 	}
-	if (!xattr_name_ok(name))
-		return -1;
 	*ret = tame__gate(c->nr, target, (long)name, (long)c->a[2],
 	    (long)c->a[3], (long)c->a[4], 0);
 	return 0;
@@ -360,6 +357,70 @@ tame__path_rights(int nr, const uint64_t a[6], const char *path)
 	case SYS_mkdir:
 #endif
 		return TL_FULL;
+	}
+	return 0;
+}
+
+/*
+ * The handler's decision on a trapped call, from what it read of the
+ * program's memory (struct tame_seen): 1 when it makes the call (or
+ * answers as the kernel or the table would), 0 when it refuses.  The
+ * emulations above ask it after copying; tame-audit asks it of a traced
+ * call, so that both decide by one rule.
+ */
+int
+tame__trap_allows(int held, int nr, const uint64_t a[6],
+    const struct tame_seen *s)
+{
+	const char *path = s->path != NULL ? s->path : "";
+	int flags;
+
+	switch (nr) {
+	case SYS_openat:
+#ifdef SYS_open
+	case SYS_open:
+	case SYS_creat:
+	case SYS_unlink:
+	case SYS_rmdir:
+	case SYS_mkdir:
+#endif
+	case SYS_unlinkat:
+	case SYS_mkdirat:
+		return tame__path_granted(held, s->path,
+		    tame__path_rights(nr, a, s->path));
+	case SYS_newfstatat:
+		flags = (int)a[3];
+		if ((flags & AT_EMPTY_PATH) && path[0] == '\0')
+			/* fstat; of AT_FDCWD a lookup of ".", RPATH's */
+			return (held & TAME_RW) && (int)a[0] != AT_FDCWD;
+		return (flags & ~STAT_FLAGS) == 0 &&
+		    tame__path_granted(held, path, TL_READ);
+	case SYS_statx:
+		flags = (int)a[2];
+		return ((flags & AT_EMPTY_PATH) && path[0] == '\0') ||
+		    tame__path_granted(held, path, TL_READ);
+	case SYS_kill:
+	case SYS_tgkill:
+		return s->self;
+	case SYS_tkill:
+		return 1;	/* tgkill(self, tid): ESRCH if not ours */
+	case SYS_setxattr:
+	case SYS_lsetxattr:
+	case SYS_fsetxattr:
+	case SYS_removexattr:
+	case SYS_lremovexattr:
+	case SYS_fremovexattr:
+		/* an empty name is the kernel's ERANGE */
+		return s->name != NULL && (s->name[0] == '\0' ||
+		    xattr_name_ok(s->name));
+	case SYS_sendmsg:
+	case SYS_sendmmsg:
+		return !s->rights;
+	case SYS_recvmsg:
+	case SYS_recvmmsg:		/* descriptors are closed */
+	case SYS_socketpair:
+	case SYS_socket:		/* the message checks go on first */
+		return 1;
 	}
 	return 0;
 }

@@ -37,13 +37,9 @@
 static int
 after_trap(int held, const struct tame_call *c)
 {
-	int row = tame_policy_match_except(held, c->nr, c->a, 0, 1,
-	    TA_EMULATE);
-
-	if (c->detail != NULL || row < 0 ||
-	    tame_rules[row].action != TA_ERRNO)
-		return 0;
-	return tame_rules[row].errnum;
+	if (c->detail != NULL)
+		return 0;	/* refused for what it carries */
+	return tame__errno_after_trap(held, c->nr, c->a);
 }
 
 /*

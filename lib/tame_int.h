@@ -60,6 +60,35 @@ int	tame__writable(uint64_t dst, size_t len);	/* len >= 4 */
 int	tame__path_grantors(const char *path, int rights);
 int	tame__path_granted(int held, const char *path, int rights);
 
+/*
+ * What the handler read of a trapped call beyond its registers: the
+ * path argument, an attribute's name, whether a signal's target is this
+ * process, whether a message carries SCM_RIGHTS.
+ */
+struct tame_seen {
+	const char	*path;
+	const char	*name;
+	int		 self;
+	int		 rights;
+};
+
+/* Would the handler make the trapped call (1), or refuse it (0)? */
+int	tame__trap_allows(int held, int nr, const uint64_t a[6],
+	    const struct tame_seen *);
+
+/*
+ * The whole decision on one call, as the filter and the handler make it
+ * together: TAME_VERDICT_ALLOW, TAME_VERDICT_ERRNO with the errno in
+ * *err, or TAME_VERDICT_VIOLATION.  Makes no call and reads no memory
+ * but *seen; tame-audit asks it of traced calls.
+ */
+enum { TAME_VERDICT_ALLOW, TAME_VERDICT_ERRNO, TAME_VERDICT_VIOLATION };
+int	tame__verdict(int held, int nr, const uint64_t a[6],
+	    const struct tame_seen *seen, int *err);
+
+/* Once the handler refuses a trapped call: its errno, or 0 to die. */
+int	tame__errno_after_trap(int held, int nr, const uint64_t a[6]);
+
 /* The rights a trapped call's path needs (0: not a path check). */
 int	tame__path_rights(int nr, const uint64_t a[6], const char *path);
 
