@@ -42,8 +42,15 @@ LIB_SRCS	= lib/policy.c lib/match.c lib/sysnames.c lib/compile.c \
 LIB_OBJS	= $(LIB_SRCS:%.c=$(B)/%.o)
 SONAME		= libtame.so.$(VERSION_MAJOR)
 
-TOOLS		= $(B)/tame-exec $(B)/libtame-preload.so $(B)/tame-policy
-MANS		= $(B)/man/tame.3 $(B)/man/tame-exec.1
+TOOLS		= $(B)/tame-exec $(B)/libtame-preload.so $(B)/tame-policy \
+		  $(B)/tame-audit
+MANS		= $(B)/man/tame.3 $(B)/man/tame-exec.1 $(B)/man/tame-audit.1
+
+# tame-audit, by stage (audit/audit.h says which file does what).
+AUDIT_SRCS	= audit/main.c audit/trace.c audit/parse.c audit/log.c \
+		  audit/classify.c audit/cover.c audit/findings.c \
+		  audit/where.c audit/imports.c audit/coverage.c audit/report.c
+AUDIT_OBJS	= $(AUDIT_SRCS:%.c=$(B)/%.o)
 
 all: $(B)/libtame.a $(B)/libtame.so.$(VERSION) $(TOOLS) $(MANS)
 
@@ -104,6 +111,14 @@ endif
 $(B)/libtame-preload.so: $(B)/lib/preload.o $(B)/libtame.a
 	$(CC) -shared $(LDFLAGS) -o $@ $(B)/lib/preload.o $(B)/libtame.a
 
+# The auditor links libtame.a: it asks the library's own decision code.
+$(B)/tame-audit: $(AUDIT_OBJS) $(B)/libtame.a
+	$(CC) $(LDFLAGS) -o $@ $(AUDIT_OBJS) $(B)/libtame.a
+
+$(B)/man/tame-audit.1: man/tame-audit.1
+	@mkdir -p $(@D)
+	cp man/tame-audit.1 $@
+
 # tame-policy prints the table: the man page's lists come from it.
 $(B)/tame-policy: $(B)/lib/tame-policy.o $(B)/libtame.a
 	$(CC) $(LDFLAGS) -o $@ $(B)/lib/tame-policy.o $(B)/libtame.a
@@ -139,13 +154,17 @@ install: all
 	    lib/libtame.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/libtame.pc
 	install -m 755 $(B)/libtame-preload.so $(DESTDIR)$(LIBDIR)/tame/
 	install -m 755 $(B)/tame-exec $(DESTDIR)$(BINDIR)/tame-exec
+	install -m 755 $(B)/tame-audit $(DESTDIR)$(BINDIR)/tame-audit
 	install -m 644 $(B)/man/tame.3 $(DESTDIR)$(MANDIR)/man3/tame.3
 	install -m 644 $(B)/man/tame-exec.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 $(B)/man/tame-audit.1 $(DESTDIR)$(MANDIR)/man1/
 
 uninstall:
 	rm -f $(DESTDIR)$(INCLUDEDIR)/tame.h $(DESTDIR)$(LIBDIR)/libtame.* \
 	    $(DESTDIR)$(PKGCONFIGDIR)/libtame.pc $(DESTDIR)$(BINDIR)/tame-exec \
-	    $(DESTDIR)$(MANDIR)/man3/tame.3 $(DESTDIR)$(MANDIR)/man1/tame-exec.1
+	    $(DESTDIR)$(BINDIR)/tame-audit $(DESTDIR)$(MANDIR)/man3/tame.3 \
+	    $(DESTDIR)$(MANDIR)/man1/tame-exec.1 \
+	    $(DESTDIR)$(MANDIR)/man1/tame-audit.1
 	rm -rf $(DESTDIR)$(LIBDIR)/tame
 
 clean:

@@ -602,3 +602,35 @@ st_line(struct st_parser *p, const char *line, size_t len,
 	p->buf[len] = '\0';
 	return parse_call(p, p->buf, len, ev) == -1 ? -1 : 1;
 }
+
+/*
+ * The number after "key=" in a structure or named-argument text, up to
+ * the next ',' or '}' outside a comment.
+ */
+int
+st_field(const char *text, size_t len, const char *key, long long *v)
+{
+	size_t k = strlen(key), i, j;
+	long long x;
+	int comment;
+
+	for (i = 0; i + k <= len; i++) {
+		if (memcmp(text + i, key, k) != 0 ||
+		    (i > 0 && text[i - 1] != '{' && text[i - 1] != ' '))
+			continue;
+		for (j = i + k, comment = 0; j < len; j++) {
+			if (j + 1 < len && text[j] == '/' && text[j + 1] == '*')
+				comment = 1;
+			else if (j + 1 < len && text[j] == '*' &&
+			    text[j + 1] == '/')
+				comment = 0;
+			else if (!comment && (text[j] == ',' || text[j] == '}'))
+				break;
+		}
+		if (st_number(text + i + k, j - i - k, &x) == -1)
+			return -1;
+		*v = x;
+		return 0;
+	}
+	return -1;
+}

@@ -90,4 +90,12 @@ int		 st_number(const char *arg, size_t len, long long *v);
 long		 st_decoration(const char *arg, size_t len, char *out,
 		    size_t outlen);
 
+/*
+ * The number after "key=" in a structure or in named arguments, as in
+ * clone(child_stack=NULL, flags=0x11 /" "* SIGCHLD *" "/): 0 and *v, or
+ * -1 when the key is absent or its value no number.
+ */
+int		 st_field(const char *text, size_t len, const char *key,
+		    long long *v);
+
 #endif /* AUDIT_PARSE_H */

@@ -435,6 +435,18 @@ tame__path_arg(int nr)
 	return -1;
 }
 
+int
+tame__string_args(int nr)
+{
+	const struct abi *a = abi_of(nr);
+	int i, bits = 0;
+
+	for (i = 0; a != NULL && i < 6; i++)
+		if (a->kind[i] == K_PATH || a->kind[i] == K_STR)
+			bits |= 1 << i;
+	return bits;
+}
+
 /*
  * The arguments the table decides this call by, and the union of the
  * masks it applies to each: only those bits are shown.

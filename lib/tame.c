@@ -200,6 +200,10 @@ tame_locked(int flags)
 	if (!tame__state.tamed && permissive_requested())
 		tame__state.permissive = 1;
 	if (tame__state.permissive) {
+		/*
+		 * No warming: the audit must see the name service load, as
+		 * it does after tame() under flags that do not warm it.
+		 */
 		audit_marker(flags);
 		tame__state.held = want;
 		tame__state.tamed = 1;

@@ -51,6 +51,9 @@ void	tame__describe(struct tame_line *, const struct tame_call *);
 /* The argument of nr that is a path, or -1. */
 int	tame__path_arg(int nr);
 
+/* Bit i set: argument i of nr is a string (a path, an attribute name). */
+int	tame__string_args(int nr);
+
 /* Copies from the program's memory; -EFAULT on a bad pointer. */
 long	tame__copy_str(char *dst, size_t len, uint64_t src);
 int	tame__copy_in(void *dst, uint64_t src, size_t len);

@@ -1,0 +1,190 @@
+/*
+ * audit.h: what tame-audit's stages share.
+ *
+ *	trace.c		runs the command under strace, into a log
+ *	parse.c		the log's lines to events (parse.h)
+ *	log.c		events to observations: which process, after which
+ *			tame() marker, needing what
+ *	classify.c	one call to a need, by asking libtame's own decision
+ *			(tame__verdict): no second copy of the policy
+ *	cover.c		the smallest flag set meeting every need
+ *	where.c		-k stacks to source lines (addr2line)
+ *	imports.c	an ELF file's imports, for coverage warnings
+ *	report.c	text and JSON
+ */
+#ifndef AUDIT_AUDIT_H
+#define AUDIT_AUDIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define AUDIT_MAXALTS	16
+#define AUDIT_MAXRUNS	64
+
+/* Where a call was seen. */
+struct evidence {
+	int	 run;		/* which log */
+	int	 pid;
+	long	 line;		/* in that log */
+	char	*call;		/* the call as strace wrote it, shortened */
+	char	*frames;	/* its -k frames, one per line, or NULL */
+};
+
+/*
+ * A distinct requirement: tame() lets the call through when one of the
+ * alternatives (each a set of public flags) is held.  "exact" are the
+ * sets under which the call also gets the answer it got in the trace:
+ * a soft denial (ENOTTY for a terminal query, say) lets the program go
+ * on, but differently when the call had succeeded.
+ */
+struct need {
+	int		 alts[AUDIT_MAXALTS];
+	int		 nalts;		/* 0: no flag allows it */
+	int		 exact[AUDIT_MAXALTS];
+	int		 nexact;
+	int		 denied[AUDIT_MAXALTS];	/* sets under which a soft
+					   denial answers it differently:
+					   the program takes its fallback,
+					   and calls on the descriptor it
+					   made never happen */
+	int		 ndenied;
+	char		*what;		/* "openat \"/etc/passwd\" O_RDONLY" */
+	char		*reason;	/* nalts 0: what to do instead */
+	long		 count;
+	uint64_t	 runs;		/* bit r: seen in run r */
+	long		 first_obs;	/* the index of its first observation */
+	struct evidence	 first, last;
+};
+
+/* One classified call, in trace order. */
+struct obs {
+	int	 need;
+	int	 decl;		/* the tame() marker in force */
+	int	 run;
+	int	 pid;
+	long	 line;
+};
+
+/* One tame() marker: the flags a process declared. */
+struct decl {
+	int	 flags;
+	int	 prev;		/* the marker this one narrows, or -1 */
+	int	 run;
+	int	 pid;
+	long	 line;
+};
+
+/* How one run ended. */
+struct run {
+	char	*name;		/* the log */
+	int	 pid;		/* its first process */
+	int	 exited;	/* 1: exit status, 2: killed by signal */
+	int	 status;	/* the status, or the signal number */
+	char	 signame[32];
+	long	 lines, calls;	/* read, and classified after a marker */
+	int	 markers;
+	int	 cut;		/* ended inside a call (a cut-off log) */
+	long	 malformed;	/* lines that fit no form */
+	char	 first_bad[160];
+	char	*exe;		/* the image the marker was declared in */
+};
+
+struct audit {
+	struct need	*needs;
+	int		 nneeds, needs_cap;
+	struct obs	*obs;
+	long		 nobs, obs_cap;
+	struct decl	*decls;
+	int		 ndecls, decls_cap;
+	struct run	 runs[AUDIT_MAXRUNS];
+	int		 nruns;
+	int		 keep_frames;	/* -k: keep each need's frames */
+	void		*cache;		/* classify.c's */
+};
+
+struct audit	*audit_new(void);
+void		 audit_free(struct audit *);
+void		 classify_free(struct audit *);
+
+/* classify.c: the need of one traced call, added (or found) in a. */
+struct call_text {
+	const char	*name;		/* "openat" */
+	const char	*args;		/* the argument text */
+	size_t		 len;
+	long long	 ret;
+	const char	*err;		/* "ENOENT", or "" */
+	int		 returned;
+	int		 tgid;		/* the calling process */
+	int		 creator;	/* the need of the call that made
+					   the descriptor in argument 0, if
+					   a soft denial could have refused
+					   it; or -1 */
+};
+int	classify(struct audit *, const struct call_text *);
+
+/*
+ * log.c: read one strace log as a new run.  from_exec: no markers will
+ * come (a static program); count from the first image on.  Returns 0,
+ * or -1 with a message in err.
+ */
+int	audit_read_log(struct audit *, const char *path, int from_exec,
+	    char *err, size_t errlen);
+
+/* cover.c: the smallest set holding floor that meets needs[0..n). */
+int	cover_meets(const struct need *, int flags, int exact);
+int	cover_solve(const struct need *const *needs, int n, int floor,
+	    int exact, int *ties, int *nties, int maxties);
+int	cover_flag_count(int flags);
+
+/* findings.c: what the report says, from the observations. */
+struct step {
+	long	 after;		/* the observation it comes after, or -1 */
+	int	 flags;		/* enough from there on */
+};
+
+struct finding {		/* a violation, or a flag not needed */
+	int	 decl;
+	int	 need;		/* violation: the need; else -1 */
+	int	 flag;		/* not needed: the flag; else 0 */
+};
+
+struct findings {
+	int		 floor;		/* always suggested: stdio */
+	int		 flags;		/* the suggestion */
+	int		 exact;		/* every call answered as in the trace */
+	int		 ties[8], nties;
+	int		 why[16];	/* per flag bit: the need only it
+					   meets in the suggestion, or -1 */
+	int		 floor_why;
+	int		 runs_needing[16];	/* per flag bit */
+	struct step	*steps;
+	int		 nsteps;
+	int		*unexpressible, nunexpressible;
+	int		*soft, nsoft;	/* met under flags, answered otherwise */
+	struct finding	*violations, *unneeded;
+	int		 nviolations, nunneeded;
+	char		**warnings;
+	int		 nwarnings;
+};
+
+void	findings_make(const struct audit *, struct findings *, int checking);
+void	findings_warn(struct findings *, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+void	findings_free(struct findings *);
+
+/*
+ * coverage.c: the flags beyond flags that the imports could need, their
+ * names into list; and the imported functions that exec.
+ */
+struct elf_imports;
+int	coverage_unexercised(const struct elf_imports *, int flags,
+	    char *list, size_t len);
+int	coverage_execs(const struct elf_imports *, char *list, size_t len);
+
+/* where.c: "cat.c:87 in cat_file, from main at cat.c:120", or NULL. */
+char	*where_resolve(const char *exe, const char *frames);
+
+/* Flag sets as text: "stdio,rpath" and "TAME_STDIO | TAME_RPATH". */
+void	flags_text(int flags, char *buf, size_t len, int c_style);
+
+#endif /* AUDIT_AUDIT_H */

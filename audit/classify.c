@@ -1,0 +1,477 @@
+/*
+ * classify.c: one traced call to a need, by asking libtame.
+ *
+ * A call's need is the list of smallest flag sets under which tame()
+ * lets it through.  Nothing here knows which flag allows what: the
+ * arguments strace printed become the registers the filter would see,
+ * the strings become the memory the SIGSYS handler would read, and
+ * libtame's own decision (tame__verdict: the table's row, then the
+ * handler's check) answers for each set of flags.  Only the flags the
+ * table names for this system call, or whose paths hold its path, can
+ * change the answer, so only their subsets are asked.
+ *
+ * Two calls a soft denial answers are classified as the call libc makes
+ * next: clone3 gets ENOSYS and glibc calls clone with the same flags;
+ * openat2 gets ENOSYS and callers fall back to openat.  The trace of an
+ * audited run, made without a filter, shows only the first.
+ */
+#include <sys/socket.h>
+#include <sys/syscall.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "audit.h"
+#include "parse.h"
+#include "policy.h"
+#include "tame_int.h"
+
+#define NONNULL		0x1000	/* a pointer strace showed as data */
+
+/* What one call looks like to the filter and the handler. */
+struct call {
+	int		 nr;
+	uint64_t	 a[6];
+	char		 str[6][PATH_MAX];	/* string arguments, decoded */
+	int		 has_str;		/* bit i: str[i] is set */
+	int		 truncated;		/* a string was cut: unknown */
+	struct tame_seen seen;
+	int		 err;			/* the errno it failed with */
+};
+
+/* The cache: a call's deciding features to its need. */
+struct slot {
+	char	*key;
+	int	 need;
+};
+
+struct cache {
+	struct slot	*slots;
+	size_t		 cap, used;
+};
+
+static void *
+xmalloc(size_t n)
+{
+	void *p = malloc(n);
+
+	if (p == NULL) {
+		perror("tame-audit");
+		exit(1);
+	}
+	return p;
+}
+
+static char *
+xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(xmalloc(n), s, n);
+}
+
+static uint64_t
+hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+static struct slot *
+lookup(struct cache *c, const char *key)
+{
+	struct slot *old;
+	size_t i, n;
+
+	if (c->used * 2 >= c->cap) {
+		old = c->slots;
+		n = c->cap;
+		c->cap = n == 0 ? 256 : n * 2;
+		c->slots = calloc(c->cap, sizeof(*c->slots));
+		if (c->slots == NULL) {
+			perror("tame-audit");
+			exit(1);
+		}
+		for (i = 0; i < n; i++)
+			if (old[i].key != NULL)
+				*lookup(c, old[i].key) = old[i];
+		free(old);
+	}
+	for (i = hash(key) & (c->cap - 1); c->slots[i].key != NULL &&
+	    strcmp(c->slots[i].key, key) != 0; i = (i + 1) & (c->cap - 1))
+		;
+	return &c->slots[i];
+}
+
+/* errno names as strace prints them, to numbers (0: unknown). */
+static int
+errno_number(const char *name)
+{
+	const char *s;
+	int e;
+
+	for (e = 1; e < 4096; e++)
+		if ((s = strerrorname_np(e)) != NULL && strcmp(s, name) == 0)
+			return e;
+	return 0;
+}
+
+/* Does a message's ancillary data (as strace decodes it) pass fds? */
+static int
+carries_rights(const char *text, size_t len)
+{
+	const char *p, *end = text + len;
+	long long level, type;
+
+	for (p = text; (p = memmem(p, (size_t)(end - p), "cmsg_level=",
+	    11)) != NULL; p += 11) {
+		if (st_field(p, (size_t)(end - p), "cmsg_level=", &level) == -1)
+			level = memcmp(p + 11, "SOL_SOCKET", 10) == 0 ?
+			    SOL_SOCKET : 0;
+		if (st_field(p, (size_t)(end - p), "cmsg_type=", &type) == -1)
+			type = memmem(p, (size_t)(end - p), "SCM_RIGHTS", 10) ?
+			    SCM_RIGHTS : 0;
+		if (level == SOL_SOCKET && type == SCM_RIGHTS)
+			return 1;
+	}
+	return 0;
+}
+
+/* Fill c from strace's text; the two fallbacks become their calls. */
+static int
+decode(struct call *c, const struct call_text *t)
+{
+	const char *arg;
+	size_t n;
+	long long x;
+	long long v;
+	int i, strs, trunc, pathbit;
+
+	memset(c->a, 0, sizeof(c->a));
+	c->has_str = c->truncated = 0;
+	if ((c->nr = tame_syscall_number(t->name)) < 0)
+		return -1;
+	strs = tame__string_args(c->nr);
+	for (i = 0; i < 6; i++) {
+		if (st_arg(t->args, t->len, i, &arg, &n) == -1)
+			break;
+		if (strs & (1 << i)) {
+			if (st_string(arg, n, c->str[i], sizeof(c->str[i]),
+			    &trunc) >= 0) {
+				c->has_str |= 1 << i;
+				c->truncated |= trunc;
+				c->a[i] = (uintptr_t)c->str[i];
+				continue;
+			}
+		}
+		if (st_number(arg, n, &x) == 0)
+			c->a[i] = (uint64_t)x;
+		else
+			c->a[i] = n == 4 && memcmp(arg, "NULL", 4) == 0 ? 0 :
+			    NONNULL;
+	}
+	if (c->nr == SYS_clone) {
+		/* printed by name, not in register order */
+		c->a[0] = st_field(t->args, t->len, "flags=", &v) == 0 ?
+		    (uint64_t)v : 0;
+	} else if (c->nr == SYS_clone3) {
+		c->nr = SYS_clone;
+		c->a[0] = st_field(t->args, t->len, "flags=", &v) == 0 ?
+		    (uint64_t)v : 0;
+		if (st_field(t->args, t->len, "exit_signal=", &v) == 0)
+			c->a[0] |= (uint64_t)v & 0xff;
+	} else if (c->nr == SYS_openat2 && (c->has_str & 2)) {
+		c->nr = SYS_openat;
+		if (st_arg(t->args, t->len, 2, &arg, &n) == 0) {
+			c->a[2] = st_field(arg, n, "flags=", &v) == 0 ?
+			    (uint64_t)v : 0;
+			c->a[3] = st_field(arg, n, "mode=", &v) == 0 ?
+			    (uint64_t)v : 0;
+		}
+	}
+	memset(&c->seen, 0, sizeof(c->seen));
+	i = tame__path_arg(c->nr);
+	pathbit = i >= 0 ? 1 << i : 0;
+	if (c->has_str & pathbit)
+		c->seen.path = c->str[i];
+	if (strs & ~pathbit & c->has_str)	/* an attribute's name */
+		c->seen.name = c->str[ffs(strs & ~pathbit & c->has_str) - 1];
+	c->seen.self = (int)c->a[0] == t->tgid;
+	if (c->nr == SYS_sendmsg || c->nr == SYS_sendmmsg)
+		c->seen.rights = carries_rights(t->args, t->len);
+	c->err = t->returned && t->ret == -1 && t->err[0] == 'E' ?
+	    errno_number(t->err) : 0;
+	return 0;
+}
+
+/*
+ * The flags that can change this call's answer: those the table's rows
+ * for it name, and those whose paths hold its path; with every flag
+ * that implies one of them (RPATH implies RW).
+ */
+static int
+relevant_flags(const struct call *c)
+{
+	int i, named = 0, bit, rel = 0;
+
+	for (i = 0; i < tame_nrules; i++)
+		if (tame_rules[i].nr == c->nr)
+			named |= tame_rules[i].any | tame_rules[i].all;
+	if (c->seen.path != NULL)
+		named |= tame__path_grantors(c->seen.path, TL_READ);
+	for (bit = 1; bit <= TAME_PROC; bit <<= 1)
+		if (tame_expand(bit) & named & TAME_ALL)
+			rel |= bit;
+	return rel;
+}
+
+/* The key of everything the answer depends on. */
+static void
+make_key(const struct call *c, char *key, size_t len)
+{
+	const struct tame_rule *r;
+	uint32_t mask[6] = { 0 };
+	int nul = 0, i, k, n;
+
+	for (i = 0; i < tame_nrules; i++) {
+		r = &tame_rules[i];
+		if (r->nr != c->nr)
+			continue;
+		for (k = 0; k < TAME_MAXCOND; k++)
+			if (r->cond[k].op == TC_IN)
+				mask[r->cond[k].arg] |= r->cond[k].mask;
+			else if (r->cond[k].op == TC_NULL ||
+			    r->cond[k].op == TC_NOTNULL)
+				nul |= 1 << r->cond[k].arg;
+	}
+	n = snprintf(key, len, "%d|%d|%d|%d|%d", c->nr, c->err,
+	    c->seen.self, c->seen.rights, c->truncated);
+	for (i = 0; i < 6 && n > 0 && (size_t)n < len; i++) {
+		if (c->has_str & (1 << i))
+			n += snprintf(key + n, len - (size_t)n, "|s%s",
+			    c->str[i]);
+		else
+			n += snprintf(key + n, len - (size_t)n, "|%x%c",
+			    (uint32_t)c->a[i] & mask[i],
+			    (nul & (1 << i)) && c->a[i] != 0 ? '*' : '.');
+	}
+}
+
+/*
+ * Keep only the smallest sets: one that implies another goes ("cmsg"
+ * says no more than "unix" where unix will do), and of two that imply
+ * each other ("rpath", "rpath,rw") the one with fewer names stays.
+ */
+static int
+minimal(int *sets, int n)
+{
+	int i, j, k = 0, a, b, covered;
+
+	for (i = 0; i < n; i++) {
+		a = tame_expand(sets[i]) & TAME_ALL;
+		for (covered = 0, j = 0; j < n && !covered; j++) {
+			b = tame_expand(sets[j]) & TAME_ALL;
+			if (j == i || (b & ~a) != 0)
+				continue;
+			covered = b != a ||
+			    __builtin_popcount(sets[j]) <
+			    __builtin_popcount(sets[i]) ||
+			    (__builtin_popcount(sets[j]) ==
+			    __builtin_popcount(sets[i]) && j < i);
+		}
+		if (!covered)
+			sets[k++] = sets[i];
+	}
+	return k;
+}
+
+/* Ask libtame about every subset of the relevant flags. */
+static void
+solve(const struct call *c, struct need *nd)
+{
+	int rel = relevant_flags(c), sub, v, err, held, n = 0, ne = 0, nd_ = 0;
+	int soft[1 << 13], exact[1 << 13], denied[1 << 13];
+
+	/* every subset of rel, smallest first by enumeration order */
+	sub = 0;
+	do {
+		held = tame_expand(sub) | TAME__BASE;
+		err = 0;
+		v = tame__verdict(held, c->nr, c->a, &c->seen, &err);
+		if (v == TAME_VERDICT_ALLOW ||
+		    (v == TAME_VERDICT_ERRNO && err == c->err))
+			exact[ne++] = sub;
+		if (v != TAME_VERDICT_VIOLATION)
+			soft[n++] = sub;
+		if (v == TAME_VERDICT_ERRNO && err != c->err)
+			denied[nd_++] = sub;
+		sub = (sub - rel) & rel;
+	} while (sub != 0);
+	n = minimal(soft, n);
+	ne = minimal(exact, ne);
+	nd->nalts = n < AUDIT_MAXALTS ? n : AUDIT_MAXALTS;
+	memcpy(nd->alts, soft, (size_t)nd->nalts * sizeof(int));
+	nd->nexact = ne < AUDIT_MAXALTS ? ne : AUDIT_MAXALTS;
+	memcpy(nd->exact, exact, (size_t)nd->nexact * sizeof(int));
+	nd_ = minimal(denied, nd_);
+	nd->ndenied = nd_ < AUDIT_MAXALTS ? nd_ : AUDIT_MAXALTS;
+	memcpy(nd->denied, denied, (size_t)nd->ndenied * sizeof(int));
+}
+
+/*
+ * A call on a descriptor that a soft denial would have refused to make
+ * (glibc's nscd socket under getpw) does not happen under the sets that
+ * deny it: those sets meet this call too.
+ */
+static void
+after_creator(struct need *nd, const struct need *creator)
+{
+	int sets[2 * AUDIT_MAXALTS], n = 0, i;
+
+	for (i = 0; i < nd->nalts; i++)
+		sets[n++] = nd->alts[i];
+	for (i = 0; i < creator->ndenied; i++)
+		sets[n++] = creator->denied[i];
+	n = minimal(sets, n);
+	nd->nalts = n < AUDIT_MAXALTS ? n : AUDIT_MAXALTS;
+	memcpy(nd->alts, sets, (size_t)nd->nalts * sizeof(int));
+}
+
+/* "openat "/etc/passwd" O_RDONLY", in the violation line's words. */
+static char *
+describe(const struct call *c)
+{
+	struct tame_call tc;
+	struct tame_line l = { .len = 0 };
+	int i;
+
+	memset(&tc, 0, sizeof(tc));
+	tc.nr = c->nr;
+	memcpy(tc.a, c->a, sizeof(tc.a));
+	tc.path_arg = -1;
+	if ((i = tame__path_arg(c->nr)) >= 0 && c->seen.path != NULL) {
+		tc.path_arg = i;
+		tc.path = c->seen.path;
+	}
+	if (c->seen.rights)
+		tc.detail = "SCM_RIGHTS";
+	tame__describe(&l, &tc);
+	l.buf[l.len < sizeof(l.buf) ? l.len : sizeof(l.buf) - 1] = '\0';
+	return xstrdup(l.buf);
+}
+
+/* Why nothing allows it, and what to do about it. */
+static char *
+reason(const struct call *c, const char *name)
+{
+	char buf[512];
+	int i;
+
+	if (c->nr == SYS_execve || c->nr == SYS_execveat) {
+		i = c->nr == SYS_execve ? 0 : 1;
+		snprintf(buf, sizeof(buf), "this program execs %s: tame it in "
+		    "the child after the exec, or not at all",
+		    (c->has_str & (1 << i)) ? c->str[i] : "a program");
+		return xstrdup(buf);
+	}
+	if (c->nr < 0) {
+		snprintf(buf, sizeof(buf), "%s is no system call libtame "
+		    "knows on this architecture", name);
+		return xstrdup(buf);
+	}
+	for (i = 0; i < tame_nrules; i++)
+		if (tame_rules[i].nr == c->nr &&
+		    tame_rules[i].action == TA_DENY) {
+			snprintf(buf, sizeof(buf), "not allowed after tame(): "
+			    "%s", tame_rules[i].why);
+			return xstrdup(buf);
+		}
+	snprintf(buf, sizeof(buf), "no flag allows %s: make it before "
+	    "tame(), or do not tame this process", name);
+	return xstrdup(buf);
+}
+
+static int
+new_need(struct audit *a)
+{
+	if (a->nneeds == a->needs_cap) {
+		a->needs_cap = a->needs_cap == 0 ? 64 : a->needs_cap * 2;
+		a->needs = realloc(a->needs, (size_t)a->needs_cap *
+		    sizeof(*a->needs));
+		if (a->needs == NULL) {
+			perror("tame-audit");
+			exit(1);
+		}
+	}
+	memset(&a->needs[a->nneeds], 0, sizeof(a->needs[0]));
+	a->needs[a->nneeds].first_obs = -1;
+	return a->nneeds++;
+}
+
+int
+classify(struct audit *a, const struct call_text *t)
+{
+	static struct call c;
+	struct cache *cache;
+	struct slot *s;
+	struct need *nd;
+	char key[PATH_MAX * 2 + 256];
+	int id;
+
+	if (a->cache == NULL) {
+		a->cache = calloc(1, sizeof(struct cache));
+		if (a->cache == NULL) {
+			perror("tame-audit");
+			exit(1);
+		}
+	}
+	cache = a->cache;
+	if (decode(&c, t) == -1)
+		snprintf(key, sizeof(key), "?%s", t->name);
+	else
+		make_key(&c, key, sizeof(key));
+	if (t->creator >= 0)
+		snprintf(key + strlen(key), sizeof(key) - strlen(key), "|c%d",
+		    t->creator);
+	s = lookup(cache, key);
+	if (s->key != NULL)
+		return s->need;
+	s->key = xstrdup(key);
+	cache->used++;
+	s->need = id = new_need(a);
+	nd = &a->needs[id];
+	if (c.nr < 0) {
+		nd->what = xstrdup(t->name);
+		nd->reason = reason(&c, t->name);
+		return id;
+	}
+	solve(&c, nd);
+	if (t->creator >= 0)
+		after_creator(nd, &a->needs[t->creator]);
+	nd->what = describe(&c);
+	if (nd->nalts == 0)
+		nd->reason = reason(&c, t->name);
+	return id;
+}
+
+void
+classify_free(struct audit *a)
+{
+	struct cache *c = a->cache;
+	size_t i;
+
+	if (c == NULL)
+		return;
+	for (i = 0; i < c->cap; i++)
+		free(c->slots[i].key);
+	free(c->slots);
+	free(c);
+	a->cache = NULL;
+}

@@ -1,0 +1,258 @@
+/*
+ * findings.c: from observations to what the report says.
+ *
+ *	the suggestion	the smallest flag set meeting every need, stdio
+ *			always in it (memory and descriptor needs depend
+ *			on the input), and each flag's evidence: the first
+ *			call that no other flag of the set would allow
+ *	the staircase	in the first run, the smallest set each suffix of
+ *			the run needs: where tame() could narrow
+ *	check		each marker's flags against what came after it:
+ *			calls they do not allow (violations), and flags
+ *			nothing after it needed
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "audit.h"
+#include "policy.h"
+
+static void *
+xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n == 0 ? 1 : n, size);
+
+	if (p == NULL) {
+		perror("tame-audit");
+		exit(1);
+	}
+	return p;
+}
+
+void
+findings_warn(struct findings *f, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) == -1) {
+		perror("tame-audit");
+		exit(1);
+	}
+	va_end(ap);
+	f->warnings = realloc(f->warnings, ((size_t)f->nwarnings + 1) *
+	    sizeof(*f->warnings));
+	if (f->warnings == NULL) {
+		perror("tame-audit");
+		exit(1);
+	}
+	f->warnings[f->nwarnings++] = s;
+}
+
+static int
+bit_index(int bit)
+{
+	return __builtin_ctz((unsigned)bit);
+}
+
+/* The needs seen in run (or every run, run -1). */
+static int
+needs_of(const struct audit *a, int run, const struct need **out)
+{
+	int i, n = 0;
+
+	for (i = 0; i < a->nneeds; i++)
+		if (run < 0 || (a->needs[i].runs & (1ULL << run)))
+			out[n++] = &a->needs[i];
+	return n;
+}
+
+/* Per flag of the suggestion, the first need nothing else meets. */
+static void
+evidence(const struct audit *a, struct findings *f)
+{
+	int bit, i, best, without;
+
+	for (bit = 1; bit <= TAME_PROC; bit <<= 1) {
+		f->why[bit_index(bit)] = -1;
+		if (!(f->flags & bit) || (f->floor & bit))
+			continue;
+		without = f->flags & ~bit;
+		for (best = -1, i = 0; i < a->nneeds; i++)
+			if (a->needs[i].nalts > 0 &&
+			    !cover_meets(&a->needs[i], without, 0) &&
+			    (best < 0 || a->needs[i].first_obs <
+			    a->needs[best].first_obs))
+				best = i;
+		f->why[bit_index(bit)] = best;
+	}
+	for (f->floor_why = -1, i = 0; i < a->nneeds; i++)
+		if (a->needs[i].nalts > 0 &&
+		    (!cover_meets(&a->needs[i], f->flags & ~TAME_MALLOC, 0) ||
+		    !cover_meets(&a->needs[i], f->flags & ~TAME_RW, 0)) &&
+		    (f->floor_why < 0 || a->needs[i].first_obs <
+		    a->needs[f->floor_why].first_obs))
+			f->floor_why = i;
+}
+
+/* Suffix covers of run 0, and where they change. */
+static void
+staircase(const struct audit *a, struct findings *f)
+{
+	const struct need **present;
+	unsigned char *seen;
+	int *suffix, np = 0, cur;
+	long i, n = 0, *idx;
+
+	for (i = 0; i < a->nobs; i++)
+		if (a->obs[i].run == 0)
+			n++;
+	if (n == 0)
+		return;
+	idx = xcalloc((size_t)n, sizeof(*idx));
+	suffix = xcalloc((size_t)n + 1, sizeof(*suffix));
+	present = xcalloc((size_t)a->nneeds, sizeof(*present));
+	seen = xcalloc((size_t)a->nneeds, 1);
+	for (n = 0, i = 0; i < a->nobs; i++)
+		if (a->obs[i].run == 0)
+			idx[n++] = i;
+	cur = f->floor;
+	suffix[n] = cur;
+	for (i = n - 1; i >= 0; i--) {
+		int need = a->obs[idx[i]].need;
+
+		if (!seen[need]) {
+			seen[need] = 1;
+			present[np++] = &a->needs[need];
+			cur = cover_solve(present, np, f->floor, 0, NULL, NULL,
+			    0);
+		}
+		suffix[i] = cur;
+	}
+	f->steps = xcalloc((size_t)n + 1, sizeof(*f->steps));
+	f->steps[f->nsteps++] = (struct step){ .after = -1,
+	    .flags = suffix[0] };
+	for (i = 1; i <= n; i++)
+		if (suffix[i] != suffix[i - 1])
+			f->steps[f->nsteps++] = (struct step){
+			    .after = idx[i - 1], .flags = suffix[i] };
+	free(idx);
+	free(suffix);
+	free(present);
+	free(seen);
+}
+
+/* Is e d, or a marker that narrows d (directly or not)? */
+static int
+descends(const struct audit *a, int e, int d)
+{
+	for (; e >= 0; e = a->decls[e].prev)
+		if (e == d)
+			return 1;
+	return 0;
+}
+
+static void
+check(const struct audit *a, struct findings *f)
+{
+	unsigned char *hit;
+	int d, bit, ok, implied, k;
+	long i;
+
+	f->violations = xcalloc((size_t)a->nneeds * (size_t)a->ndecls + 1,
+	    sizeof(*f->violations));
+	f->unneeded = xcalloc((size_t)a->ndecls * 16 + 1,
+	    sizeof(*f->unneeded));
+	hit = xcalloc((size_t)a->nneeds * (size_t)a->ndecls + 1, 1);
+	for (i = 0; i < a->nobs; i++) {
+		const struct obs *o = &a->obs[i];
+
+		if (a->needs[o->need].nalts == 0 ||
+		    cover_meets(&a->needs[o->need], a->decls[o->decl].flags, 0) ||
+		    hit[(size_t)o->need * (size_t)a->ndecls + (size_t)o->decl]++)
+			continue;
+		f->violations[f->nviolations++] = (struct finding){
+		    .decl = o->decl, .need = o->need, .flag = 0 };
+	}
+	for (d = 0; d < a->ndecls; d++) {
+		int declared = a->decls[d].flags;
+
+		for (implied = 0, k = 0; k < tame_nflagnames; k++)
+			if (__builtin_popcount(tame_flagnames[k].flag) == 1 &&
+			    (declared & tame_flagnames[k].flag))
+				implied |= tame_flagnames[k].implies;
+		for (bit = 1; bit <= TAME_PROC; bit <<= 1) {
+			if (!(declared & bit) || (bit & TAME_STDIO) ||
+			    (implied & bit))
+				continue;
+			for (ok = 1, i = 0; i < a->nobs && ok; i++) {
+				const struct obs *o = &a->obs[i];
+				const struct need *nd = &a->needs[o->need];
+				int held = a->decls[o->decl].flags;
+
+				/* a narrower marker after d drops bit too */
+				if (!descends(a, o->decl, d) || nd->nalts == 0 ||
+				    !cover_meets(nd, held, 0))
+					continue;
+				ok = cover_meets(nd, held & ~bit, 0);
+			}
+			if (ok)
+				f->unneeded[f->nunneeded++] = (struct finding){
+				    .decl = d, .need = -1, .flag = bit };
+		}
+	}
+	free(hit);
+}
+
+void
+findings_make(const struct audit *a, struct findings *f, int checking)
+{
+	const struct need **all;
+	int n, i, r, set, bit;
+
+	memset(f, 0, sizeof(*f));
+	f->floor = TAME_STDIO;
+	all = xcalloc((size_t)a->nneeds, sizeof(*all));
+	n = needs_of(a, -1, all);
+	f->flags = cover_solve(all, n, f->floor, 0, f->ties, &f->nties, 8);
+	f->exact = cover_solve(all, n, f->floor, 1, NULL, NULL, 0);
+	evidence(a, f);
+	for (r = 0; r < a->nruns; r++) {
+		n = needs_of(a, r, all);
+		set = cover_solve(all, n, f->floor, 0, NULL, NULL, 0);
+		for (bit = 1; bit <= TAME_PROC; bit <<= 1)
+			if (set & bit)
+				f->runs_needing[bit_index(bit)]++;
+	}
+	f->unexpressible = xcalloc((size_t)a->nneeds, sizeof(int));
+	f->soft = xcalloc((size_t)a->nneeds, sizeof(int));
+	for (i = 0; i < a->nneeds; i++) {
+		if (a->needs[i].nalts == 0)
+			f->unexpressible[f->nunexpressible++] = i;
+		else if (!cover_meets(&a->needs[i], f->flags, 1))
+			f->soft[f->nsoft++] = i;
+	}
+	staircase(a, f);
+	if (checking)
+		check(a, f);
+	free(all);
+}
+
+void
+findings_free(struct findings *f)
+{
+	int i;
+
+	for (i = 0; i < f->nwarnings; i++)
+		free(f->warnings[i]);
+	free(f->warnings);
+	free(f->steps);
+	free(f->unexpressible);
+	free(f->soft);
+	free(f->violations);
+	free(f->unneeded);
+	memset(f, 0, sizeof(*f));
+}

@@ -1,0 +1,527 @@
+/*
+ * log.c: one strace log to observations.
+ *
+ * Follows every process of the run: a thread shares its process's
+ * state, a forked child starts with its parent's.  A process counts
+ * from its tame() marker on (the failing write(-1, "tame:0x...") that
+ * libtame makes, under tame-exec's preload or the program's own call);
+ * from then, each call is classified (classify.c) and kept with the
+ * marker in force.  A later marker narrows that process's flags.  An
+ * exec after a marker is a need no flag meets, and what the new image
+ * does would never run under tame(), so it is not counted.
+ *
+ * The log is read twice: strace may print a child's first calls before
+ * the parent's clone returns, so the first pass learns who created
+ * whom, and whether as a thread.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "audit.h"
+#include "parse.h"
+#include "policy.h"
+
+#define CALL_TEXT_MAX	200	/* evidence: the first this many bytes */
+
+struct image {			/* a process image: threads share it */
+	int	 tgid;
+	int	 decl;		/* the marker in force, or -1 */
+	int	 dead;		/* exec'd after its marker */
+	char	*exe;
+};
+
+struct task {
+	int	 pid;
+	int	 parent;	/* from the first pass; 0 unknown */
+	int	 thread;	/* created with CLONE_THREAD */
+	int	 image;		/* index, or -1 before its first line */
+};
+
+static void *
+xrealloc(void *p, size_t n)
+{
+	if ((p = realloc(p, n)) == NULL) {
+		perror("tame-audit");
+		exit(1);
+	}
+	return p;
+}
+
+static char *
+xstrdup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (d == NULL) {
+		perror("tame-audit");
+		exit(1);
+	}
+	return d;
+}
+
+/* A descriptor made by a call that a soft denial could refuse. */
+struct fdnote {
+	int	 tgid, fd, need;
+};
+
+struct procs {
+	struct task	*tasks;
+	int		 ntasks, cap;
+	struct image	*images;
+	int		 nimages, icap;
+	struct fdnote	*fds;
+	int		 nfds, fcap;
+};
+
+/* The note for argument 0 of ev, if it is a noted descriptor. */
+static struct fdnote *
+fd_note(struct procs *p, int tgid, const struct st_event *ev)
+{
+	const char *arg;
+	char deco[PATH_MAX];
+	size_t n;
+	long long fd;
+	int i;
+
+	if (p->nfds == 0 ||
+	    st_arg(ev->args, ev->args_len, 0, &arg, &n) == -1 ||
+	    st_decoration(arg, n, deco, sizeof(deco)) == -1 ||
+	    st_number(arg, n, &fd) == -1)
+		return NULL;
+	for (i = 0; i < p->nfds; i++)
+		if (p->fds[i].tgid == tgid && p->fds[i].fd == fd)
+			return &p->fds[i];
+	return NULL;
+}
+
+/* After the call: forget a closed descriptor, note a new one. */
+static void
+fd_track(struct audit *a, struct procs *p, int tgid,
+    const struct st_event *ev, int need)
+{
+	struct fdnote *f;
+
+	if (strcmp(ev->name, "close") == 0 &&
+	    (f = fd_note(p, tgid, ev)) != NULL) {
+		*f = p->fds[--p->nfds];
+		return;
+	}
+	if (a->needs[need].ndenied == 0 || !ev->returned || ev->ret < 0 ||
+	    (strcmp(ev->name, "socket") != 0 &&
+	    strcmp(ev->name, "openat") != 0 && strcmp(ev->name, "open") != 0))
+		return;
+	if (p->nfds == p->fcap) {
+		p->fcap = p->fcap == 0 ? 16 : p->fcap * 2;
+		p->fds = xrealloc(p->fds, (size_t)p->fcap * sizeof(*p->fds));
+	}
+	p->fds[p->nfds++] = (struct fdnote){ .tgid = tgid,
+	    .fd = (int)ev->ret, .need = need };
+}
+
+static struct task *
+task(struct procs *p, int pid)
+{
+	int i;
+
+	for (i = p->ntasks - 1; i >= 0; i--)
+		if (p->tasks[i].pid == pid)
+			return &p->tasks[i];
+	if (p->ntasks == p->cap) {
+		p->cap = p->cap == 0 ? 16 : p->cap * 2;
+		p->tasks = xrealloc(p->tasks, (size_t)p->cap *
+		    sizeof(*p->tasks));
+	}
+	p->tasks[p->ntasks] = (struct task){ .pid = pid, .image = -1 };
+	return &p->tasks[p->ntasks++];
+}
+
+static int
+new_image(struct procs *p, int tgid, int decl, const char *exe)
+{
+	if (p->nimages == p->icap) {
+		p->icap = p->icap == 0 ? 16 : p->icap * 2;
+		p->images = xrealloc(p->images, (size_t)p->icap *
+		    sizeof(*p->images));
+	}
+	p->images[p->nimages] = (struct image){ .tgid = tgid, .decl = decl,
+	    .exe = exe != NULL ? xstrdup(exe) : NULL };
+	return p->nimages++;
+}
+
+/* The image a pid's calls belong to, made on its first line. */
+static struct image *
+image_of(struct procs *p, int pid)
+{
+	struct task *t = task(p, pid), *parent;
+	struct image *pi;
+	int im;
+
+	if (t->image >= 0)
+		return &p->images[t->image];
+	if (t->parent != 0 && (parent = task(p, t->parent)) != NULL &&
+	    parent->image >= 0) {
+		t = task(p, pid);	/* task() may have moved the array */
+		if (t->thread)
+			t->image = parent->image;
+		else {
+			pi = &p->images[parent->image];
+			im = new_image(p, pid, pi->dead ? -1 : pi->decl,
+			    pi->exe);
+			t = task(p, pid);
+			t->image = im;
+		}
+	} else {
+		im = new_image(p, pid, -1, NULL);
+		t = task(p, pid);
+		t->image = im;
+	}
+	return &p->images[t->image];
+}
+
+/* First pass: who created whom. */
+static void
+learn_parents(struct procs *p, const struct st_event *ev)
+{
+	struct task *t;
+	long long flags = 0;
+
+	if (ev->kind != ST_CALL || !ev->returned || ev->ret <= 0)
+		return;
+	if (strcmp(ev->name, "clone") != 0 && strcmp(ev->name, "clone3") != 0 &&
+	    strcmp(ev->name, "fork") != 0 && strcmp(ev->name, "vfork") != 0)
+		return;
+	st_field(ev->args, ev->args_len, "flags=", &flags);
+	t = task(p, (int)ev->ret);
+	t->parent = ev->pid;
+	t->thread = (flags & CLONE_THREAD) != 0;
+}
+
+/* The tame() marker: write(-1, "tame:0x<flags>", n).  Its flags, or -1. */
+static int
+marker(const struct st_event *ev)
+{
+	const char *arg;
+	char s[32], *end;
+	size_t n;
+	long long fd;
+	long flags;
+	int trunc;
+
+	if (strcmp(ev->name, "write") != 0 ||
+	    st_arg(ev->args, ev->args_len, 0, &arg, &n) == -1 ||
+	    st_number(arg, n, &fd) == -1 || fd != -1 ||
+	    st_arg(ev->args, ev->args_len, 1, &arg, &n) == -1 ||
+	    st_string(arg, n, s, sizeof(s), &trunc) < 0 ||
+	    strncmp(s, "tame:0x", 7) != 0)
+		return -1;
+	flags = strtol(s + 7, &end, 16);
+	if (*end != '\0' || flags < 0 || flags > TAME_ALL)
+		return -1;
+	return (int)flags;
+}
+
+/* The call as evidence: "openat(...) = 3", its arguments shortened. */
+static char *
+call_text(const struct st_event *ev)
+{
+	char buf[CALL_TEXT_MAX + 128];
+	int n = (int)(ev->args_len < CALL_TEXT_MAX ? ev->args_len :
+	    CALL_TEXT_MAX);
+
+	if (!ev->returned)
+		snprintf(buf, sizeof(buf), "%s(%.*s%s) = ?", ev->name, n,
+		    ev->args, (size_t)n < ev->args_len ? "..." : "");
+	else if (ev->err[0] != '\0')
+		snprintf(buf, sizeof(buf), "%s(%.*s%s) = %lld %s", ev->name, n,
+		    ev->args, (size_t)n < ev->args_len ? "..." : "", ev->ret,
+		    ev->err);
+	else
+		snprintf(buf, sizeof(buf), "%s(%.*s%s) = %lld", ev->name, n,
+		    ev->args, (size_t)n < ev->args_len ? "..." : "", ev->ret);
+	return xstrdup(buf);
+}
+
+static void
+set_evidence(struct evidence *e, int run, const struct st_event *ev)
+{
+	free(e->call);
+	free(e->frames);
+	e->run = run;
+	e->pid = ev->pid;
+	e->line = ev->lineno;
+	e->call = call_text(ev);
+	e->frames = NULL;
+}
+
+static void
+add_frame(struct evidence *e, const struct st_event *ev)
+{
+	size_t old = e->frames != NULL ? strlen(e->frames) : 0;
+
+	if (old > 8192)
+		return;		/* deep enough to find main */
+	e->frames = xrealloc(e->frames, old + ev->args_len + 2);
+	memcpy(e->frames + old, ev->args, ev->args_len);
+	e->frames[old + ev->args_len] = '\n';
+	e->frames[old + ev->args_len + 1] = '\0';
+}
+
+static int
+add_decl(struct audit *a, int flags, int prev, int run,
+    const struct st_event *ev)
+{
+	if (a->ndecls == a->decls_cap) {
+		a->decls_cap = a->decls_cap == 0 ? 8 : a->decls_cap * 2;
+		a->decls = xrealloc(a->decls, (size_t)a->decls_cap *
+		    sizeof(*a->decls));
+	}
+	a->decls[a->ndecls] = (struct decl){ .flags = flags, .prev = prev,
+	    .run = run, .pid = ev->pid, .line = ev->lineno };
+	return a->ndecls++;
+}
+
+static void
+observe(struct audit *a, int need, int decl, int run,
+    const struct st_event *ev, struct evidence **frames_to)
+{
+	struct need *nd = &a->needs[need];
+
+	frames_to[0] = frames_to[1] = NULL;
+	if (nd->count++ == 0) {
+		set_evidence(&nd->first, run, ev);
+		frames_to[0] = &nd->first;
+		nd->first_obs = a->nobs;
+	}
+	nd->runs |= 1ULL << run;
+	/* a call every set of flags allows decides nothing: not kept */
+	if (nd->nalts > 0 && nd->alts[0] == 0 && nd->nexact > 0 &&
+	    nd->exact[0] == 0)
+		return;
+	set_evidence(&nd->last, run, ev);
+	frames_to[1] = &nd->last;
+	if (a->nobs == a->obs_cap) {
+		a->obs_cap = a->obs_cap == 0 ? 1024 : a->obs_cap * 2;
+		a->obs = xrealloc(a->obs, (size_t)a->obs_cap *
+		    sizeof(*a->obs));
+	}
+	a->obs[a->nobs++] = (struct obs){ .need = need, .decl = decl,
+	    .run = run, .pid = ev->pid, .line = ev->lineno };
+}
+
+static int
+is_exec(const char *name)
+{
+	return strcmp(name, "execve") == 0 || strcmp(name, "execveat") == 0;
+}
+
+/* The program an execve started, from its path argument. */
+static void
+note_exe(struct image *im, const struct st_event *ev)
+{
+	const char *arg;
+	char path[4096];
+	size_t n;
+	int trunc, i = strcmp(ev->name, "execveat") == 0;
+
+	if (st_arg(ev->args, ev->args_len, i, &arg, &n) == -1 ||
+	    st_string(arg, n, path, sizeof(path), &trunc) < 0)
+		return;
+	free(im->exe);
+	im->exe = xstrdup(path);
+}
+
+static void
+event(struct audit *a, struct procs *p, struct run *r, int run,
+    const struct st_event *ev, int from_exec, struct evidence **frames_to)
+{
+	struct image *im;
+	struct call_text t;
+	struct fdnote *note;
+	int flags, need;
+
+	if (ev->kind == ST_FRAME) {
+		if (a->keep_frames && frames_to[0] != NULL)
+			add_frame(frames_to[0], ev);
+		if (a->keep_frames && frames_to[1] != NULL)
+			add_frame(frames_to[1], ev);
+		return;
+	}
+	frames_to[0] = frames_to[1] = NULL;
+	if (r->pid == 0)
+		r->pid = ev->pid;
+	if (ev->pid == r->pid && ev->kind == ST_EXITED) {
+		r->exited = 1;
+		r->status = ev->status;
+	} else if (ev->pid == r->pid && ev->kind == ST_KILLED) {
+		r->exited = 2;
+		snprintf(r->signame, sizeof(r->signame), "%s", ev->name);
+	}
+	if (ev->kind != ST_CALL)
+		return;
+	im = image_of(p, ev->pid);
+	if ((flags = marker(ev)) >= 0) {
+		if (im->dead)
+			return;
+		im->decl = add_decl(a, flags, im->decl, run, ev);
+		if (r->markers++ == 0 && im->exe != NULL)
+			r->exe = xstrdup(im->exe);
+		return;
+	}
+	if (im->dead)
+		return;
+	if (is_exec(ev->name) && im->decl < 0) {
+		if (ev->returned && ev->ret == 0) {
+			note_exe(im, ev);
+			if (from_exec && r->markers++ == 0) {
+				/* a static program: all of it is its own */
+				im->decl = add_decl(a, TAME_ALL, -1, run, ev);
+				r->exe = xstrdup(im->exe != NULL ? im->exe :
+				    "");
+			}
+		}
+		return;
+	}
+	if (im->decl < 0)
+		return;
+	note = fd_note(p, im->tgid, ev);
+	t = (struct call_text){ .name = ev->name, .args = ev->args,
+	    .len = ev->args_len, .ret = ev->ret, .err = ev->err,
+	    .returned = ev->returned, .tgid = im->tgid,
+	    .creator = note != NULL ? note->need : -1 };
+	need = classify(a, &t);
+	fd_track(a, p, im->tgid, ev, need);
+	r->calls++;
+	observe(a, need, im->decl, run, ev, frames_to);
+	if (is_exec(ev->name) && ev->returned && ev->ret == 0)
+		im->dead = 1;
+}
+
+int
+audit_read_log(struct audit *a, const char *path, int from_exec, char *err,
+    size_t errlen)
+{
+	struct procs p = { 0 };
+	struct st_parser *sp;
+	struct st_event ev;
+	struct evidence *frames_to[2] = { NULL, NULL };
+	struct run *r;
+	FILE *f;
+	char *line = NULL, bad[256] = "";
+	size_t cap = 0;
+	ssize_t n;
+	long nbad = 0, good = 0;
+	int pass, run, k, i;
+
+	if (a->nruns == AUDIT_MAXRUNS) {
+		snprintf(err, errlen, "at most %d logs at once", AUDIT_MAXRUNS);
+		return -1;
+	}
+	if ((f = fopen(path, "r")) == NULL) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	run = a->nruns;
+	r = &a->runs[run];
+	memset(r, 0, sizeof(*r));
+	for (pass = 0; pass < 2; pass++) {
+		rewind(f);
+		sp = st_new();
+		nbad = good = 0;
+		while ((n = getline(&line, &cap, f)) != -1) {
+			if (n > 0 && line[n - 1] == '\n')
+				line[--n] = '\0';
+			if (pass == 1)
+				r->lines++;
+			if ((k = st_line(sp, line, (size_t)n, &ev)) == -1) {
+				if (nbad++ == 0)
+					snprintf(bad, sizeof(bad), "%s",
+					    st_error(sp));
+				continue;
+			}
+			if (k == 0)
+				continue;
+			good++;
+			if (pass == 0)
+				learn_parents(&p, &ev);
+			else
+				event(a, &p, r, run, &ev, from_exec,
+				    frames_to);
+		}
+		if (pass == 1)
+			r->cut = st_pending(sp) > 0;
+		st_free(sp);
+		if (good == 0) {
+			snprintf(err, errlen, "%s: not an strace log%s%s", path,
+			    nbad > 0 ? ": " : " (it is empty)", bad);
+			free(line);
+			fclose(f);
+			for (i = 0; i < p.nimages; i++)
+				free(p.images[i].exe);
+			free(p.images);
+			free(p.tasks);
+			return -1;
+		}
+	}
+	free(line);
+	fclose(f);
+	r->name = xstrdup(path);
+	r->malformed = nbad;
+	if (nbad > 0)
+		snprintf(r->first_bad, sizeof(r->first_bad), "%s", bad);
+	for (i = 0; i < p.nimages; i++)
+		free(p.images[i].exe);
+	free(p.images);
+	free(p.tasks);
+	free(p.fds);
+	a->nruns++;
+	return 0;
+}
+
+struct audit *
+audit_new(void)
+{
+	struct audit *a = calloc(1, sizeof(*a));
+
+	if (a == NULL) {
+		perror("tame-audit");
+		exit(1);
+	}
+	return a;
+}
+
+static void
+free_evidence(struct evidence *e)
+{
+	free(e->call);
+	free(e->frames);
+}
+
+void
+audit_free(struct audit *a)
+{
+	int i;
+
+	if (a == NULL)
+		return;
+	classify_free(a);
+	for (i = 0; i < a->nneeds; i++) {
+		free(a->needs[i].what);
+		free(a->needs[i].reason);
+		free_evidence(&a->needs[i].first);
+		free_evidence(&a->needs[i].last);
+	}
+	for (i = 0; i < a->nruns; i++) {
+		free(a->runs[i].name);
+		free(a->runs[i].exe);
+	}
+	free(a->needs);
+	free(a->obs);
+	free(a->decls);
+	free(a);
+}

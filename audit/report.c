@@ -1,0 +1,519 @@
+/*
+ * report.c: the findings as text for people, or as one JSON object
+ * (audit/schema.json) for programs.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "audit.h"
+#include "policy.h"
+#include "report.h"
+
+/* Colour only on a terminal, and never when NO_COLOR is set. */
+static int colour;
+
+static const char *
+bold(void)
+{
+	return colour ? "\033[1m" : "";
+}
+
+static const char *
+plain(void)
+{
+	return colour ? "\033[0m" : "";
+}
+
+static void
+flag_list(int flags, char *buf, size_t len)
+{
+	flags_text(flags, buf, len, 0);
+}
+
+/* "wpath+cpath or tmppath": what each alternative adds to held. */
+static void
+missing_text(const struct need *nd, int held, char *buf, size_t len)
+{
+	int have = tame_expand(held) & TAME_ALL, i, k, n = 0, add;
+	const char *sep;
+
+	buf[0] = '\0';
+	for (i = 0; i < nd->nalts && (size_t)n < len; i++) {
+		add = nd->alts[i] & ~have;
+		if (i > 0)
+			n += snprintf(buf + n, len - (size_t)n, " or ");
+		for (sep = "", k = 0; k < tame_nflagnames; k++) {
+			if (__builtin_popcount(tame_flagnames[k].flag) != 1 ||
+			    !(add & tame_flagnames[k].flag) ||
+			    (size_t)n >= len)
+				continue;
+			n += snprintf(buf + n, len - (size_t)n, "%s%s", sep,
+			    tame_flagnames[k].name);
+			sep = "+";
+		}
+	}
+}
+
+static const char *
+exe_of(const struct audit *a)
+{
+	return a->nruns > 0 ? a->runs[0].exe : NULL;
+}
+
+static char *
+source_of(const struct audit *a, const struct evidence *e)
+{
+	if (!a->keep_frames || e->frames == NULL || e->run != 0)
+		return NULL;
+	return where_resolve(exe_of(a), e->frames);
+}
+
+static void
+command_line(const struct report_ctx *c, char *buf, size_t len)
+{
+	int i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; c->argv != NULL && c->argv[i] != NULL &&
+	    (size_t)n < len; i++)
+		n += snprintf(buf + n, len - (size_t)n, "%s%s", i ? " " : "",
+		    c->argv[i]);
+}
+
+/* ---- text ---- */
+
+static void
+text_evidence(FILE *f, const struct audit *a, const struct evidence *e,
+    const char *indent)
+{
+	char *src = source_of(a, e);
+
+	fprintf(f, "%s%s\n%s  (pid %d, log line %ld", indent, e->call, indent,
+	    e->pid, e->line);
+	if (a->nruns > 1)
+		fprintf(f, " of %s", a->runs[e->run].name);
+	fprintf(f, ")%s%s\n", src != NULL ? ", at " : "", src != NULL ? src :
+	    "");
+	free(src);
+}
+
+static void
+text_suggestion(FILE *f, const struct audit *a, const struct findings *fd,
+    const struct report_ctx *c)
+{
+	char flags[256], cflags[512], cmd[1024];
+	int bit, i, w;
+
+	flag_list(fd->flags, flags, sizeof(flags));
+	flags_text(fd->flags, cflags, sizeof(cflags), 1);
+	command_line(c, cmd, sizeof(cmd));
+	fprintf(f, "%ssuggested flags: %s%s\n", bold(), flags, plain());
+	if (cmd[0] != '\0')
+		fprintf(f, "    tame-exec -f %s -- %s\n", flags, cmd);
+	fprintf(f, "    tame(%s);\n\n", cflags);
+
+	fprintf(f, "why each flag:\n");
+	fprintf(f, "    stdio     the floor: memory and descriptors, whatever "
+	    "the input\n");
+	if (fd->floor_why >= 0)
+		text_evidence(f, a, &a->needs[fd->floor_why].first,
+		    "              ");
+	for (bit = 1; bit <= TAME_PROC; bit <<= 1) {
+		i = fd->why[__builtin_ctz((unsigned)bit)];
+		if (!(fd->flags & bit) || (fd->floor & bit))
+			continue;
+		flag_list(bit, flags, sizeof(flags));
+		fprintf(f, "    %-9s ", flags);
+		if (a->nruns > 1)
+			fprintf(f, "[needed in %d of %d runs] ",
+			    fd->runs_needing[__builtin_ctz((unsigned)bit)],
+			    a->nruns);
+		if (i < 0) {
+			fprintf(f, "implied by another flag\n");
+			continue;
+		}
+		fprintf(f, "%s\n", a->needs[i].what);
+		text_evidence(f, a, &a->needs[i].first, "              ");
+	}
+	for (i = 0; i < fd->nties; i++) {
+		flag_list(fd->ties[i], flags, sizeof(flags));
+		fprintf(f, "    also minimal, granting more: %s\n", flags);
+	}
+	if (fd->exact != fd->flags) {
+		flag_list(fd->exact, flags, sizeof(flags));
+		fprintf(f, "    for every call to be answered as in this run: "
+		    "%s\n", flags);
+	}
+	for (w = 0, i = 0; i < fd->nsoft; i++) {
+		const struct need *nd = &a->needs[fd->soft[i]];
+
+		if (w++ == 0)
+			fprintf(f, "\nanswered differently under these flags "
+			    "(a soft denial; the program goes on):\n");
+		fprintf(f, "    %s (%ld calls)\n", nd->what, nd->count);
+		text_evidence(f, a, &nd->first, "        ");
+	}
+}
+
+static void
+text_staircase(FILE *f, const struct audit *a, const struct findings *fd)
+{
+	char flags[256], *src;
+	const struct need *nd;
+	int i;
+
+	if (fd->nsteps == 0)
+		return;
+	fprintf(f, "\nwhere tame() can narrow (first run, in trace order):\n");
+	for (i = 0; i < fd->nsteps; i++) {
+		flag_list(fd->steps[i].flags, flags, sizeof(flags));
+		if (fd->steps[i].after < 0) {
+			fprintf(f, "    from the marker on:  %s\n", flags);
+			continue;
+		}
+		nd = &a->needs[a->obs[fd->steps[i].after].need];
+		fprintf(f, "    after %s (log line %ld",
+		    nd->what, a->obs[fd->steps[i].after].line);
+		src = nd->last.line == a->obs[fd->steps[i].after].line ?
+		    source_of(a, &nd->last) : NULL;
+		if (src != NULL)
+			fprintf(f, ", %s", src);
+		fprintf(f, "):  %s\n", flags);
+		free(src);
+	}
+}
+
+static void
+text_unexpressible(FILE *f, const struct audit *a, const struct findings *fd)
+{
+	int i;
+
+	if (fd->nunexpressible == 0)
+		return;
+	fprintf(f, "\n%sno flag allows these%s (tame() must come after them, "
+	    "or not be called):\n", bold(), plain());
+	for (i = 0; i < fd->nunexpressible; i++) {
+		const struct need *nd = &a->needs[fd->unexpressible[i]];
+
+		fprintf(f, "    %s: %s\n", nd->what, nd->reason);
+		text_evidence(f, a, &nd->first, "        ");
+	}
+}
+
+static void
+text_check(FILE *f, const struct audit *a, const struct findings *fd)
+{
+	char flags[256], miss[256];
+	const struct decl *d;
+	int i;
+
+	fprintf(f, "declared:\n");
+	for (i = 0; i < a->ndecls; i++) {
+		d = &a->decls[i];
+		flag_list(d->flags, flags, sizeof(flags));
+		fprintf(f, "    tame(%s) by pid %d, log line %ld\n", flags,
+		    d->pid, d->line);
+	}
+	if (fd->nviolations > 0)
+		fprintf(f, "\n%sviolations%s (a real run dies at the first):\n",
+		    bold(), plain());
+	for (i = 0; i < fd->nviolations; i++) {
+		const struct need *nd = &a->needs[fd->violations[i].need];
+
+		d = &a->decls[fd->violations[i].decl];
+		flag_list(d->flags, flags, sizeof(flags));
+		missing_text(nd, d->flags, miss, sizeof(miss));
+		fprintf(f, "    %s needs %s (declared %s)\n", nd->what, miss,
+		    flags);
+		text_evidence(f, a, &nd->first, "        ");
+	}
+	if (fd->nunneeded > 0)
+		fprintf(f, "\n%snot needed%s (nothing after the call used "
+		    "them):\n", bold(), plain());
+	for (i = 0; i < fd->nunneeded; i++) {
+		d = &a->decls[fd->unneeded[i].decl];
+		flag_list(fd->unneeded[i].flag, flags, sizeof(flags));
+		fprintf(f, "    %s, declared by pid %d at log line %ld\n",
+		    flags, d->pid, d->line);
+	}
+	fprintf(f, "\n%s%d violation%s, %d flag%s not needed%s\n", bold(),
+	    fd->nviolations, fd->nviolations == 1 ? "" : "s", fd->nunneeded,
+	    fd->nunneeded == 1 ? "" : "s", plain());
+}
+
+static void
+text_header(FILE *f, const struct audit *a, const struct report_ctx *c)
+{
+	char cmd[1024];
+	long calls = 0;
+	int i;
+
+	for (i = 0; i < a->nruns; i++)
+		calls += a->runs[i].calls;
+	command_line(c, cmd, sizeof(cmd));
+	fprintf(f, "tame-audit: %s%s%ld calls after tame() in %d run%s\n",
+	    cmd, cmd[0] != '\0' ? ": " : "", calls, a->nruns,
+	    a->nruns == 1 ? "" : "s");
+}
+
+static void
+text_warnings(FILE *f, const struct findings *fd)
+{
+	int i;
+
+	if (fd->nwarnings > 0)
+		fprintf(f, "\nwarnings:\n");
+	for (i = 0; i < fd->nwarnings; i++)
+		fprintf(f, "    %s\n", fd->warnings[i]);
+}
+
+/* ---- JSON ---- */
+
+static void
+json_str(FILE *f, const char *s)
+{
+	const unsigned char *p;
+
+	if (s == NULL) {
+		fputs("null", f);
+		return;
+	}
+	fputc('"', f);
+	for (p = (const unsigned char *)s; *p != '\0'; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", f);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(f, "\\u%04x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+static void
+json_flags(FILE *f, int flags)
+{
+	char buf[256], *p, *save = NULL;
+	const char *sep = "";
+
+	flag_list(flags, buf, sizeof(buf));
+	fputc('[', f);
+	if (strcmp(buf, "none") != 0)
+		for (p = strtok_r(buf, ",", &save); p != NULL;
+		    p = strtok_r(NULL, ",", &save)) {
+			fprintf(f, "%s", sep);
+			json_str(f, p);
+			sep = ", ";
+		}
+	fputc(']', f);
+}
+
+static void
+json_evidence(FILE *f, const struct audit *a, const struct evidence *e)
+{
+	char *src = source_of(a, e);
+
+	fprintf(f, "{\"call\": ");
+	json_str(f, e->call);
+	fprintf(f, ", \"pid\": %d, \"line\": %ld, \"run\": %d, \"source\": ",
+	    e->pid, e->line, e->run);
+	json_str(f, src);
+	fputc('}', f);
+	free(src);
+}
+
+static void
+json_alts(FILE *f, const int *alts, int n)
+{
+	int i;
+
+	fputc('[', f);
+	for (i = 0; i < n; i++) {
+		fprintf(f, "%s", i ? ", " : "");
+		json_flags(f, alts[i]);
+	}
+	fputc(']', f);
+}
+
+static void
+report_json(FILE *f, const struct audit *a, const struct findings *fd,
+    const struct report_ctx *c)
+{
+	char flags[256], cflags[512], cmd[1024], *tx;
+	const struct need *nd;
+	int i, bit, n;
+
+	flag_list(fd->flags, flags, sizeof(flags));
+	flags_text(fd->flags, cflags, sizeof(cflags), 1);
+	command_line(c, cmd, sizeof(cmd));
+	fprintf(f, "{\n  \"schema\": \"tame-audit/1\",\n  \"command\": [");
+	for (i = 0; c->argv != NULL && c->argv[i] != NULL; i++) {
+		fprintf(f, "%s", i ? ", " : "");
+		json_str(f, c->argv[i]);
+	}
+	fprintf(f, "],\n  \"flags\": ");
+	json_flags(f, fd->flags);
+	fprintf(f, ",\n  \"flags_exact\": ");
+	json_flags(f, fd->exact);
+	fprintf(f, ",\n  \"also_minimal\": [");
+	for (i = 0; i < fd->nties; i++) {
+		fprintf(f, "%s", i ? ", " : "");
+		json_flags(f, fd->ties[i]);
+	}
+	if (asprintf(&tx, "tame-exec -f %s -- %s", flags, cmd) == -1)
+		tx = NULL;
+	fprintf(f, "],\n  \"tame_exec\": ");
+	json_str(f, cmd[0] != '\0' ? tx : NULL);
+	free(tx);
+	fprintf(f, ",\n  \"c\": \"tame(%s)\",\n  \"evidence\": [", cflags);
+	n = 0;
+	for (bit = 1; bit <= TAME_PROC; bit <<= 1) {
+		i = fd->why[__builtin_ctz((unsigned)bit)];
+		if (!(fd->flags & bit) || (fd->floor & bit) || i < 0)
+			continue;
+		flag_list(bit, flags, sizeof(flags));
+		fprintf(f, "%s\n    {\"flag\": ", n++ ? "," : "");
+		json_str(f, flags);
+		fprintf(f, ", \"runs_needing\": %d, \"needs\": ",
+		    fd->runs_needing[__builtin_ctz((unsigned)bit)]);
+		json_str(f, a->needs[i].what);
+		fprintf(f, ", \"first\": ");
+		json_evidence(f, a, &a->needs[i].first);
+		fputc('}', f);
+	}
+	fprintf(f, "%s],\n  \"unexpressible\": [", n ? "\n  " : "");
+	for (i = 0; i < fd->nunexpressible; i++) {
+		nd = &a->needs[fd->unexpressible[i]];
+		fprintf(f, "%s\n    {\"needs\": ", i ? "," : "");
+		json_str(f, nd->what);
+		fprintf(f, ", \"reason\": ");
+		json_str(f, nd->reason);
+		fprintf(f, ", \"count\": %ld, \"first\": ", nd->count);
+		json_evidence(f, a, &nd->first);
+		fputc('}', f);
+	}
+	fprintf(f, "%s],\n  \"soft\": [", i ? "\n  " : "");
+	for (i = 0; i < fd->nsoft; i++) {
+		nd = &a->needs[fd->soft[i]];
+		fprintf(f, "%s\n    {\"needs\": ", i ? "," : "");
+		json_str(f, nd->what);
+		fprintf(f, ", \"exact\": ");
+		json_alts(f, nd->exact, nd->nexact);
+		fprintf(f, ", \"count\": %ld, \"first\": ", nd->count);
+		json_evidence(f, a, &nd->first);
+		fputc('}', f);
+	}
+	fprintf(f, "%s],\n  \"staircase\": [", i ? "\n  " : "");
+	for (i = 0; i < fd->nsteps; i++) {
+		fprintf(f, "%s\n    {\"flags\": ", i ? "," : "");
+		json_flags(f, fd->steps[i].flags);
+		fprintf(f, ", \"after\": ");
+		if (fd->steps[i].after < 0)
+			fputs("null", f);
+		else {
+			nd = &a->needs[a->obs[fd->steps[i].after].need];
+			fprintf(f, "{\"needs\": ");
+			json_str(f, nd->what);
+			fprintf(f, ", \"line\": %ld, \"pid\": %d, \"source\": ",
+			    a->obs[fd->steps[i].after].line,
+			    a->obs[fd->steps[i].after].pid);
+			tx = nd->last.line == a->obs[fd->steps[i].after].line ?
+			    source_of(a, &nd->last) : NULL;
+			json_str(f, tx);
+			free(tx);
+			fputc('}', f);
+		}
+		fputc('}', f);
+	}
+	fprintf(f, "%s],\n  \"runs\": [", i ? "\n  " : "");
+	for (i = 0; i < a->nruns; i++) {
+		const struct run *r = &a->runs[i];
+
+		fprintf(f, "%s\n    {\"log\": ", i ? "," : "");
+		json_str(f, c->log_is_temporary ? NULL : r->name);
+		fprintf(f, ", \"lines\": %ld, \"calls\": %ld, \"markers\": %d, "
+		    "\"exit\": ", r->lines, r->calls, r->markers);
+		if (r->exited == 1)
+			fprintf(f, "%d", r->status);
+		else
+			fputs("null", f);
+		fprintf(f, ", \"signal\": ");
+		json_str(f, r->exited == 2 ? r->signame : NULL);
+		fputc('}', f);
+	}
+	fprintf(f, "%s],\n  \"warnings\": [", i ? "\n  " : "");
+	for (i = 0; i < fd->nwarnings; i++) {
+		fprintf(f, "%s\n    ", i ? "," : "");
+		json_str(f, fd->warnings[i]);
+	}
+	fprintf(f, "%s]", i ? "\n  " : "");
+	if (c->checking) {
+		fprintf(f, ",\n  \"check\": {\n    \"declared\": [");
+		for (i = 0; i < a->ndecls; i++) {
+			fprintf(f, "%s\n      {\"flags\": ", i ? "," : "");
+			json_flags(f, a->decls[i].flags);
+			fprintf(f, ", \"pid\": %d, \"line\": %ld}",
+			    a->decls[i].pid, a->decls[i].line);
+		}
+		fprintf(f, "],\n    \"violations\": [");
+		for (i = 0; i < fd->nviolations; i++) {
+			char miss[256];
+
+			nd = &a->needs[fd->violations[i].need];
+			missing_text(nd, a->decls[fd->violations[i].decl].flags,
+			    miss, sizeof(miss));
+			fprintf(f, "%s\n      {\"needs\": ", i ? "," : "");
+			json_str(f, nd->what);
+			fprintf(f, ", \"missing\": ");
+			json_str(f, miss);
+			fprintf(f, ", \"declared\": %d, \"first\": ",
+			    fd->violations[i].decl);
+			json_evidence(f, a, &nd->first);
+			fputc('}', f);
+		}
+		fprintf(f, "],\n    \"unneeded\": [");
+		for (i = 0; i < fd->nunneeded; i++) {
+			flag_list(fd->unneeded[i].flag, flags, sizeof(flags));
+			fprintf(f, "%s{\"flag\": ", i ? ", " : "");
+			json_str(f, flags);
+			fprintf(f, ", \"declared\": %d}",
+			    fd->unneeded[i].decl);
+		}
+		fprintf(f, "]\n  }");
+	}
+	fprintf(f, "\n}\n");
+}
+
+void
+report(FILE *f, const struct audit *a, const struct findings *fd,
+    const struct report_ctx *c)
+{
+	char flags[256];
+
+	colour = c->format == REPORT_TEXT && isatty(fileno(f)) &&
+	    getenv("NO_COLOR") == NULL;
+	switch (c->format) {
+	case REPORT_FLAGS:
+		flag_list(fd->flags, flags, sizeof(flags));
+		fprintf(f, "%s\n", flags);
+		return;
+	case REPORT_JSON:
+		report_json(f, a, fd, c);
+		return;
+	case REPORT_TEXT:
+		break;
+	}
+	text_header(f, a, c);
+	if (c->checking)
+		text_check(f, a, fd);
+	else {
+		text_suggestion(f, a, fd, c);
+		text_staircase(f, a, fd);
+	}
+	text_unexpressible(f, a, fd);
+	text_warnings(f, fd);
+}

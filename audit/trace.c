@@ -1,0 +1,172 @@
+/*
+ * trace.c: run the command under strace, its log to a file.
+ *
+ * An unmodified program runs as tame-exec would run it, with every
+ * flag: tame-exec's preload calls tame() once the dynamic loader is
+ * done, and TAME_AUDIT=permissive (honoured only under a tracer) makes
+ * that call leave its marker in the log without installing a filter.
+ * Everything after the marker is the program's own, and nothing stops
+ * it at the first call its flags would refuse.  A program that calls
+ * tame() itself runs directly, under the same variable: each of its
+ * calls leaves a marker with the flags it declared.
+ *
+ * strace writes to a file (-o), never to the command's stderr:
+ *	-f	every process and thread
+ *	-yy	descriptors with their paths and socket endpoints
+ *	-X verbose	numbers with their names: the number decides
+ *	-s 256	enough of each string (paths are never cut)
+ *	-k	with --where only: each call's stack (20 to 35x slower)
+ */
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "trace.h"
+
+/* name in PATH (or name itself when it has a '/'), into out. */
+int
+trace_find(const char *name, char *out, size_t len)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	struct stat st;
+	size_t n;
+
+	if (strchr(name, '/') != NULL) {
+		snprintf(out, len, "%s", name);
+		if (stat(out, &st) == -1)
+			return -1;
+		if (S_ISDIR(st.st_mode) || access(out, X_OK) == -1) {
+			errno = EACCES;
+			return -1;
+		}
+		return 0;
+	}
+	if (path == NULL || *path == '\0')
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (p = path; ; p = end + 1) {
+		end = strchr(p, ':');
+		n = end != NULL ? (size_t)(end - p) : strlen(p);
+		if (n == 0)
+			snprintf(out, len, "./%s", name);
+		else
+			snprintf(out, len, "%.*s/%s", (int)n, p, name);
+		if (stat(out, &st) == 0 && S_ISREG(st.st_mode) &&
+		    access(out, X_OK) == 0)
+			return 0;
+		if (end == NULL)
+			break;
+	}
+	errno = ENOENT;
+	return -1;
+}
+
+/* A file beside our own executable (tame-exec, installed together). */
+int
+trace_beside_self(const char *name, char *out, size_t len)
+{
+	char self[PATH_MAX], *slash;
+	ssize_t n;
+
+	if ((n = readlink("/proc/self/exe", self, sizeof(self) - 1)) == -1)
+		return -1;
+	self[n] = '\0';
+	if ((slash = strrchr(self, '/')) == NULL)
+		return -1;
+	*slash = '\0';
+	snprintf(out, len, "%s/%s", self, name);
+	return access(out, X_OK);
+}
+
+static volatile sig_atomic_t timed_out;
+
+static void
+on_alarm(int sig)
+{
+	(void)sig;
+	timed_out = 1;
+}
+
+int
+trace_run(const struct trace_opts *o, struct trace_result *r)
+{
+	char *argv[64 + 1024];
+	int k = 0, i, status;
+	struct sigaction sa, old_int, old_quit;
+	pid_t pid, w;
+
+	memset(r, 0, sizeof(*r));
+	argv[k++] = (char *)o->strace;
+	argv[k++] = "-f";
+	argv[k++] = "-yy";
+	argv[k++] = "-X";
+	argv[k++] = "verbose";
+	argv[k++] = "-s";
+	argv[k++] = "256";
+	if (o->stack)
+		argv[k++] = "-k";
+	argv[k++] = "-o";
+	argv[k++] = (char *)o->log;
+	argv[k++] = "--";
+	if (o->tame_exec != NULL) {
+		argv[k++] = (char *)o->tame_exec;
+		argv[k++] = "-f";
+		argv[k++] = (char *)o->flags;
+		argv[k++] = "--";
+	}
+	for (i = 0; o->argv[i] != NULL && k < (int)(sizeof(argv) /
+	    sizeof(argv[0])) - 1; i++)
+		argv[k++] = o->argv[i];
+	if (o->argv[i] != NULL) {
+		errno = E2BIG;
+		return -1;
+	}
+	argv[k] = NULL;
+
+	/* like system(): the command, not us, takes the terminal's ^C */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGQUIT, &sa, &old_quit);
+	if ((pid = fork()) == -1)
+		return -1;
+	if (pid == 0) {
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGQUIT, &old_quit, NULL);
+		if (o->timeout > 0)
+			setpgid(0, 0);	/* to end it and all it started */
+		setenv("TAME_AUDIT", "permissive", 1);
+		execv(o->strace, argv);
+		fprintf(stderr, "tame-audit: %s: %s\n", o->strace,
+		    strerror(errno));
+		_exit(127);
+	}
+	if (o->timeout > 0) {
+		setpgid(pid, pid);
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_alarm;
+		sigaction(SIGALRM, &sa, NULL);
+		timed_out = 0;
+		alarm((unsigned)o->timeout);
+	}
+	while ((w = waitpid(pid, &status, 0)) == -1 && errno == EINTR) {
+		if (timed_out) {
+			kill(-pid, SIGKILL);
+			r->timed_out = 1;
+		}
+	}
+	alarm(0);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGQUIT, &old_quit, NULL);
+	if (w == -1)
+		return -1;
+	r->status = status;
+	return 0;
+}

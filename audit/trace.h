@@ -1,0 +1,33 @@
+/*
+ * trace.h: tame-audit's first stage, the command run under strace.
+ */
+#ifndef AUDIT_TRACE_H
+#define AUDIT_TRACE_H
+
+#include <stddef.h>
+
+struct trace_opts {
+	const char	*strace;	/* its path */
+	const char	*tame_exec;	/* run CMD through it, or NULL */
+	const char	*flags;		/* tame-exec -f */
+	char *const	*argv;		/* CMD ARG..., NULL-terminated */
+	const char	*log;		/* strace -o */
+	int		 stack;		/* strace -k */
+	int		 timeout;	/* seconds; 0: none */
+};
+
+struct trace_result {
+	int	 status;	/* strace's wait status */
+	int	 timed_out;	/* killed at the timeout */
+};
+
+/* Returns 0, or -1 with errno (fork, exec of strace). */
+int	trace_run(const struct trace_opts *, struct trace_result *);
+
+/* An executable by name, as execvp finds it: 0, or -1 with errno. */
+int	trace_find(const char *name, char *out, size_t len);
+
+/* A program installed beside tame-audit: 0, or -1. */
+int	trace_beside_self(const char *name, char *out, size_t len);
+
+#endif /* AUDIT_TRACE_H */
