@@ -51,6 +51,7 @@ AUDIT_SRCS	= audit/main.c audit/trace.c audit/parse.c audit/log.c \
 		  audit/classify.c audit/cover.c audit/findings.c \
 		  audit/where.c audit/imports.c audit/coverage.c audit/report.c
 AUDIT_OBJS	= $(AUDIT_SRCS:%.c=$(B)/%.o)
+AUDIT_LIB_OBJS	= $(filter-out $(B)/audit/main.o,$(AUDIT_OBJS))
 
 all: $(B)/libtame.a $(B)/libtame.so.$(VERSION) $(TOOLS) $(MANS)
 

@@ -41,6 +41,7 @@ struct call {
 	int		 truncated;		/* a string was cut: unknown */
 	struct tame_seen seen;
 	int		 err;			/* the errno it failed with */
+	int		 not_dns;		/* an address, not port 53 */
 };
 
 /* The cache: a call's deciding features to its need. */
@@ -144,6 +145,27 @@ carries_rights(const char *text, size_t len)
 	return 0;
 }
 
+/*
+ * Does the call name an internet address whose port is not 53?  DNSPATH
+ * lets the resolver reach its name servers; the filter cannot read the
+ * address, so any peer is reachable under it (tame(3), CAVEATS), but a
+ * suggestion of dnspath for a program talking to port 8000 would say
+ * something false about it.
+ */
+static int
+names_other_port(const char *text, size_t len)
+{
+	const char *p, *end = text + len;
+	long port;
+
+	if ((p = memmem(text, len, "_port=htons(", 12)) == NULL)
+		return 0;
+	p += 12;
+	for (port = 0; p < end && *p >= '0' && *p <= '9'; p++)
+		port = port * 10 + (*p - '0');
+	return port != 53;
+}
+
 /* Fill c from strace's text; the two fallbacks become their calls. */
 static int
 decode(struct call *c, const struct call_text *t)
@@ -206,6 +228,7 @@ decode(struct call *c, const struct call_text *t)
 	c->seen.self = (int)c->a[0] == t->tgid;
 	if (c->nr == SYS_sendmsg || c->nr == SYS_sendmmsg)
 		c->seen.rights = carries_rights(t->args, t->len);
+	c->not_dns = names_other_port(t->args, t->len);
 	c->err = t->returned && t->ret == -1 && t->err[0] == 'E' ?
 	    errno_number(t->err) : 0;
 	return 0;
@@ -251,8 +274,8 @@ make_key(const struct call *c, char *key, size_t len)
 			    r->cond[k].op == TC_NOTNULL)
 				nul |= 1 << r->cond[k].arg;
 	}
-	n = snprintf(key, len, "%d|%d|%d|%d|%d", c->nr, c->err,
-	    c->seen.self, c->seen.rights, c->truncated);
+	n = snprintf(key, len, "%d|%d|%d|%d|%d|%d", c->nr, c->err,
+	    c->seen.self, c->seen.rights, c->truncated, c->not_dns);
 	for (i = 0; i < 6 && n > 0 && (size_t)n < len; i++) {
 		if (c->has_str & (1 << i))
 			n += snprintf(key + n, len - (size_t)n, "|s%s",
@@ -305,6 +328,8 @@ solve(const struct call *c, struct need *nd)
 		held = tame_expand(sub) | TAME__BASE;
 		err = 0;
 		v = tame__verdict(held, c->nr, c->a, &c->seen, &err);
+		if (c->not_dns && (held & TAME_DNSPATH) && !(held & TAME_INET))
+			v = TAME_VERDICT_VIOLATION;	/* see above */
 		if (v == TAME_VERDICT_ALLOW ||
 		    (v == TAME_VERDICT_ERRNO && err == c->err))
 			exact[ne++] = sub;

@@ -70,16 +70,30 @@ source_of(const struct audit *a, const struct evidence *e)
 	return where_resolve(exe_of(a), e->frames);
 }
 
+/* The command as a shell would need it typed: quoted where needed. */
 static void
 command_line(const struct report_ctx *c, char *buf, size_t len)
 {
+	const char *arg, *p;
 	int i, n = 0;
 
 	buf[0] = '\0';
 	for (i = 0; c->argv != NULL && c->argv[i] != NULL &&
-	    (size_t)n < len; i++)
-		n += snprintf(buf + n, len - (size_t)n, "%s%s", i ? " " : "",
-		    c->argv[i]);
+	    (size_t)n < len; i++) {
+		arg = c->argv[i];
+		if (i > 0)
+			n += snprintf(buf + n, len - (size_t)n, " ");
+		if (arg[0] != '\0' && arg[strspn(arg, "abcdefghijklmnopqrstuvwxyz"
+		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./_-")] == '\0') {
+			n += snprintf(buf + n, len - (size_t)n, "%s", arg);
+			continue;
+		}
+		n += snprintf(buf + n, len - (size_t)n, "'");
+		for (p = arg; *p != '\0' && (size_t)n < len; p++)
+			n += snprintf(buf + n, len - (size_t)n, *p == '\'' ?
+			    "'\\''" : "%c", *p);
+		n += snprintf(buf + n, len - (size_t)n, "'");
+	}
 }
 
 /* ---- text ---- */
@@ -162,6 +176,7 @@ text_staircase(FILE *f, const struct audit *a, const struct findings *fd)
 {
 	char flags[256], *src;
 	const struct need *nd;
+	const struct obs *o;
 	int i;
 
 	if (fd->nsteps == 0)
@@ -169,18 +184,18 @@ text_staircase(FILE *f, const struct audit *a, const struct findings *fd)
 	fprintf(f, "\nwhere tame() can narrow (first run, in trace order):\n");
 	for (i = 0; i < fd->nsteps; i++) {
 		flag_list(fd->steps[i].flags, flags, sizeof(flags));
+		fprintf(f, "    %-22s ", flags);
 		if (fd->steps[i].after < 0) {
-			fprintf(f, "    from the marker on:  %s\n", flags);
+			fprintf(f, "from the marker on\n");
 			continue;
 		}
-		nd = &a->needs[a->obs[fd->steps[i].after].need];
-		fprintf(f, "    after %s (log line %ld",
-		    nd->what, a->obs[fd->steps[i].after].line);
-		src = nd->last.line == a->obs[fd->steps[i].after].line ?
-		    source_of(a, &nd->last) : NULL;
-		if (src != NULL)
-			fprintf(f, ", %s", src);
-		fprintf(f, "):  %s\n", flags);
+		o = &a->obs[fd->steps[i].after];
+		nd = &a->needs[o->need];
+		src = nd->last.line == o->line ? source_of(a, &nd->last) :
+		    NULL;
+		fprintf(f, "after the last %s%s%s (pid %d, log line %ld)\n",
+		    nd->what, src != NULL ? ", " : "", src != NULL ? src : "",
+		    o->pid, o->line);
 		free(src);
 	}
 }
@@ -212,7 +227,7 @@ text_check(FILE *f, const struct audit *a, const struct findings *fd)
 	fprintf(f, "declared:\n");
 	for (i = 0; i < a->ndecls; i++) {
 		d = &a->decls[i];
-		flag_list(d->flags, flags, sizeof(flags));
+		flags_text(d->flags, flags, sizeof(flags), 1);
 		fprintf(f, "    tame(%s) by pid %d, log line %ld\n", flags,
 		    d->pid, d->line);
 	}

@@ -69,7 +69,7 @@ static int
 addr2line(const char *exe, const unsigned long long *addr, int n,
     char func[][128], char loc[][256])
 {
-	char arg[4][32], *argv[10], buf[4096];
+	char arg[8][32], *argv[16], buf[4096];
 	int fds[2], status, i, k = 0;
 	size_t len = 0;
 	ssize_t r;
@@ -81,7 +81,7 @@ addr2line(const char *exe, const unsigned long long *addr, int n,
 	argv[k++] = "-C";
 	argv[k++] = "-e";
 	argv[k++] = (char *)exe;
-	for (i = 0; i < n && i < 4; i++) {
+	for (i = 0; i < n && i < 8; i++) {
 		snprintf(arg[i], sizeof(arg[i]), "0x%llx", addr[i] - 1);
 		argv[k++] = arg[i];
 	}
@@ -142,29 +142,37 @@ char *
 where_resolve(const char *exe, const char *frames)
 {
 	struct frame fr[64];
-	unsigned long long addr[2];
-	char real[PATH_MAX], func[2][128], loc[2][256], *out = NULL;
-	int n, m;
+	unsigned long long addr[8];
+	char real[PATH_MAX], func[8][128], loc[8][256], *out = NULL;
+	int n, i, in = -1, top = -1;
 
 	if (exe == NULL || frames == NULL || realpath(exe, real) == NULL)
 		return NULL;
 	if ((n = own_frames(real, frames, fr, 64)) == 0)
 		return NULL;
-	addr[0] = fr[0].addr;
-	addr[1] = fr[n - 1].addr;
-	m = n > 1 ? 2 : 1;
-	if (addr2line(real, addr, m, func, loc) == -1 || !known(loc[0])) {
+	if (n > 8)
+		n = 8;
+	for (i = 0; i < n; i++)
+		addr[i] = fr[i].addr;
+	if (addr2line(real, addr, n, func, loc) == 0)
+		for (i = 0; i < n; i++)
+			if (known(loc[i])) {
+				if (in < 0)
+					in = i;
+				top = i;
+			}
+	if (in < 0) {
 		/* no debug information: strace's symbol is all there is */
 		if (asprintf(&out, "in %s (no line numbers: build with -g)",
 		    fr[0].sym[0] != '\0' ? fr[0].sym : "the program") == -1)
 			out = NULL;
 		return out;
 	}
-	if (m == 1 || strcmp(loc[0], loc[1]) == 0 || !known(loc[1])) {
-		if (asprintf(&out, "%s in %s", base(loc[0]), func[0]) == -1)
+	if (top == in || strcmp(func[in], func[top]) == 0) {
+		if (asprintf(&out, "%s in %s", base(loc[in]), func[in]) == -1)
 			out = NULL;
-	} else if (asprintf(&out, "%s in %s, from %s at %s", base(loc[0]),
-	    func[0], func[1], base(loc[1])) == -1)
+	} else if (asprintf(&out, "%s in %s, from %s at %s", base(loc[in]),
+	    func[in], func[top], base(loc[top])) == -1)
 		out = NULL;
 	return out;
 }

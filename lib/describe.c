@@ -447,6 +447,18 @@ tame__string_args(int nr)
 	return bits;
 }
 
+/* A row for libtame's own calls decides nothing a program does. */
+static int
+from_libtame_only(const struct tame_rule *r)
+{
+	int k;
+
+	for (k = 0; k < TAME_MAXCOND && r->cond[k].op != TC_END; k++)
+		if (r->cond[k].op == TC_GATE)
+			return 1;
+	return 0;
+}
+
 /*
  * The arguments the table decides this call by, and the union of the
  * masks it applies to each: only those bits are shown.
@@ -461,7 +473,7 @@ decided_masks(int nr, uint32_t mask[6])
 		mask[i] = 0;
 	for (i = 0; i < tame_nrules; i++) {
 		r = &tame_rules[i];
-		if (r->nr != nr)
+		if (r->nr != nr || from_libtame_only(r))
 			continue;
 		for (k = 0; k < TAME_MAXCOND && r->cond[k].op != TC_END; k++)
 			if (r->cond[k].op == TC_IN)

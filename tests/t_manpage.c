@@ -475,13 +475,14 @@ START_TEST(test_refused_calls_match_table)
 }
 END_TEST
 
-/* mandoc -Tlint -Wwarning has nothing to say about either page. */
+/* mandoc -Tlint -Wwarning has nothing to say about any page. */
 START_TEST(test_mandoc_lint_clean)
 {
-	char cmd[2 * PATH_MAX + 64], exec1[PATH_MAX], out[4096];
+	static const char *const others[] = { "tame-exec.1", "tame-audit.1" };
+	char cmd[4 * PATH_MAX + 64], other[PATH_MAX], out[4096];
 	FILE *p;
-	size_t n;
-	int status;
+	size_t i, n;
+	int status, dir;
 
 	if (system("command -v mandoc >/dev/null 2>&1") != 0) {
 		fprintf(stderr, "t_manpage: mandoc not installed, lint "
@@ -489,12 +490,16 @@ START_TEST(test_mandoc_lint_clean)
 		return;
 	}
 	load_page();
-	snprintf(exec1, sizeof(exec1), "%.*stame-exec.1",
-	    (int)(strrchr(page_path, '/') - page_path + 1), page_path);
-	snprintf(cmd, sizeof(cmd), "mandoc -Tlint -Wwarning '%s'%s%s%s 2>&1",
-	    page_path, access(exec1, R_OK) == 0 ? " '" : "",
-	    access(exec1, R_OK) == 0 ? exec1 : "",
-	    access(exec1, R_OK) == 0 ? "'" : "");
+	dir = (int)(strrchr(page_path, '/') - page_path + 1);
+	n = (size_t)snprintf(cmd, sizeof(cmd), "mandoc -Tlint -Wwarning '%s'",
+	    page_path);
+	for (i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
+		snprintf(other, sizeof(other), "%.*s%s", dir, page_path,
+		    others[i]);
+		ck_assert_msg(access(other, R_OK) == 0, "%s is missing", other);
+		n += (size_t)snprintf(cmd + n, sizeof(cmd) - n, " '%s'", other);
+	}
+	snprintf(cmd + n, sizeof(cmd) - n, " 2>&1");
 	ck_assert_ptr_nonnull(p = popen(cmd, "r"));
 	n = fread(out, 1, sizeof(out) - 1, p);
 	out[n] = '\0';

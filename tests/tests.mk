@@ -17,7 +17,7 @@ $(B)/tests/%.o: tests/%.c
 
 # The oracle builds the same policy with libseccomp, for the tests only:
 # libtame itself never links libseccomp.
-TEST_OBJS	= $(B)/tests/harness.o $(B)/lib/oracle.o $(B)/audit/parse.o
+TEST_OBJS	= $(B)/tests/harness.o $(B)/lib/oracle.o $(AUDIT_LIB_OBJS)
 
 $(B)/lib/oracle.o: lib/oracle.c
 	@mkdir -p $(@D)
