@@ -73,14 +73,16 @@ parse_options(int argc, char *argv[], struct options *o)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const char *bad;
 	char *end;
-	int ch, merge = 0;
+	int ch, merge = 0, flags;
 	long t;
 
 	memset(o, 0, sizeof(*o));
 	o->logs = calloc((size_t)argc + 1, sizeof(*o->logs));
 	if (o->logs == NULL)
 		err(1, NULL);
+again:
 	while ((ch = getopt_long(argc, argv, "+f:o:hV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'j':
@@ -127,10 +129,14 @@ parse_options(int argc, char *argv[], struct options *o)
 			usage();
 		}
 	}
-	/* --merge takes every operand before "--" as a log */
-	while (merge && optind < argc && strcmp(argv[optind - 1], "--") != 0 &&
-	    strcmp(argv[optind], "--") != 0)
-		o->logs[o->nlogs++] = argv[optind++];
+	/* --merge takes the operands before "--" as logs, options between */
+	if (merge && optind < argc && strcmp(argv[optind - 1], "--") != 0 &&
+	    argv[optind][0] != '-') {
+		while (optind < argc && argv[optind][0] != '-')
+			o->logs[o->nlogs++] = argv[optind++];
+		if (optind < argc && strcmp(argv[optind], "--") != 0)
+			goto again;
+	}
 	if (optind < argc && strcmp(argv[optind], "--") == 0)
 		optind++;
 	if (optind < argc)
@@ -143,6 +149,12 @@ parse_options(int argc, char *argv[], struct options *o)
 	}
 	if (o->flags != NULL && !o->ctx.checking) {
 		warnx("-f gives the flags to check: use it with --check");
+		usage();
+	}
+	if (o->flags != NULL && tame_flags_parse(o->flags, &flags, &bad) == -1) {
+		warnx("unknown flag name \"%.*s\" (known: malloc rw stdio rpath "
+		    "wpath cpath tmppath inet unix dnspath getpw cmsg ioctl "
+		    "proc)", (int)strcspn(bad, ", \t\n|"), bad);
 		usage();
 	}
 	if (o->flags != NULL && o->argv == NULL) {

@@ -1,0 +1,170 @@
+#!/bin/sh
+# tame-audit as a user meets it: the report for cat, --json against its
+# schema, --where on a program built with -g, --check on a port and on
+# wrong flags, several runs merged, and bad input of every kind, each
+# with its message and exit status.  Exit 0 = pass.
+cd "$(dirname "$0")/../.." || exit 1
+TOP=$PWD
+AUDIT=$TOP/build/tame-audit
+W=$(mktemp -d "${TAME_CORPUS_DIR:-/var/tmp}/tame-audit-test.XXXXXX") || exit 1
+trap 'rm -rf "$W"' EXIT
+fail() {
+	echo "audit.sh: $*" >&2
+	exit 1
+}
+[ -x "$AUDIT" ] || fail "build first"
+command -v strace > /dev/null || fail "strace not installed"
+printf 'hello\n' > "$W/in.txt"
+
+# The report for cat: the flags, the reason, ready-made lines.
+"$AUDIT" -o "$W/report" -- cat "$W/in.txt" > "$W/out" || fail "cat: status $?"
+cmp -s "$W/out" "$W/in.txt" || fail "cat's own output changed"
+grep -q '^suggested flags: stdio,rpath$' "$W/report" ||
+    fail "cat: no stdio,rpath suggestion: $(cat "$W/report")"
+grep -q "rpath .*openat \"$W/in.txt\" O_RDONLY" "$W/report" ||
+    fail "cat: rpath's evidence is not the open"
+grep -q "tame-exec -f stdio,rpath -- cat $W/in.txt" "$W/report" ||
+    fail "cat: no tame-exec line"
+grep -q 'tame(TAME_STDIO | TAME_RPATH);' "$W/report" || fail "cat: no C line"
+# the report goes to stdout after the command's own output
+"$AUDIT" --flags-only -- cat "$W/in.txt" > "$W/out" || fail "flags-only"
+[ "$(cat "$W/out")" = "$(printf 'hello\nstdio,rpath')" ] ||
+    fail "flags-only: $(cat "$W/out")"
+
+# --json: one object, valid against audit/schema.json
+"$AUDIT" --json -o "$W/r.json" -- ls -l "$W" > /dev/null || fail "json: $?"
+[ "$(jq -c .flags "$W/r.json")" = '["stdio","rpath","getpw"]' ] ||
+    fail "json flags: $(jq -c .flags "$W/r.json")"
+/usr/bin/python3 -c 'import jsonschema' 2> /dev/null ||
+    fail "python3-jsonschema missing (make deps installs it)"
+validate() {
+	/usr/bin/python3 - "$TOP/audit/schema.json" "$1" <<'EOF' || fail "$1 does not validate"
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+jsonschema.Draft202012Validator.check_schema(schema)
+jsonschema.validate(json.load(open(sys.argv[2])), schema)
+EOF
+}
+validate "$W/r.json"
+
+# --where: the source line of a program built with -g
+cat > "$W/prog.c" <<'EOF'
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+
+static int
+load(const char *path)
+{
+	char buf[64];
+	int fd = open(path, O_RDONLY);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf)) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	return (int)n;
+}
+
+int
+main(int argc, char *argv[])
+{
+	int i, total = 0;
+
+	for (i = 1; i < argc; i++)
+		total += load(argv[i]);
+	printf("%d\n", total);
+	return 0;
+}
+EOF
+cc -g -O0 -o "$W/prog" "$W/prog.c" || fail "cannot build prog"
+"$AUDIT" --where --json -o "$W/w.json" -- "$W/prog" "$W/in.txt" > /dev/null ||
+    fail "where: $?"
+validate "$W/w.json"
+src=$(jq -r '.evidence[] | select(.flag == "rpath") | .first.source' "$W/w.json")
+case $src in
+"prog.c:9 in load, from main at prog.c:23") ;;
+*) fail "where: rpath's source is \"$src\"" ;;
+esac
+jq -e '.staircase[-1].flags == ["stdio"] and
+    (.staircase[-1].after.source | startswith("prog.c:9"))' "$W/w.json" \
+    > /dev/null || fail "where: staircase $(jq -c .staircase "$W/w.json")"
+
+# --check: a port that tames itself is clean; wrong flags are caught
+"$AUDIT" --check -o "$W/c" -- build/ports/tame-cat "$W/in.txt" > /dev/null ||
+    fail "check tame-cat: status $?: $(cat "$W/c")"
+grep -q '0 violations, 0 flags not needed' "$W/c" || fail "check: $(cat "$W/c")"
+"$AUDIT" --check -f stdio -o "$W/c" -- cat "$W/in.txt" > /dev/null
+[ $? -eq 3 ] || fail "check -f stdio: want status 3"
+grep -q "openat \"$W/in.txt\" O_RDONLY needs rpath" "$W/c" ||
+    fail "check -f stdio: $(cat "$W/c")"
+"$AUDIT" --check -f stdio,rpath,inet --json -o "$W/c.json" -- \
+    cat "$W/in.txt" > /dev/null
+[ $? -eq 4 ] || fail "check -f stdio,rpath,inet: want status 4"
+validate "$W/c.json"
+[ "$(jq -c '.check.unneeded' "$W/c.json")" = '[{"flag":"inet","declared":0}]' ] ||
+    fail "check unneeded: $(jq -c .check "$W/c.json")"
+
+# Several runs: kept logs merged, each flag counted
+"$AUDIT" --keep-log "$W/1.log" -o /dev/null -- cat "$W/in.txt" > /dev/null ||
+    fail "keep-log 1"
+"$AUDIT" --keep-log "$W/2.log" -o /dev/null -- true || fail "keep-log 2"
+[ -s "$W/1.log" ] && [ -s "$W/2.log" ] || fail "logs not kept"
+"$AUDIT" --merge "$W/1.log" "$W/2.log" -o "$W/m" || fail "merge: $?"
+grep -q 'rpath .*\[needed in 1 of 2 runs\]' "$W/m" || fail "merge: $(cat "$W/m")"
+[ "$("$AUDIT" --flags-only --from-log "$W/1.log")" = stdio,rpath ] ||
+    fail "from-log"
+
+# Bad input: a clear line and a documented status, never a crash
+expect() {	# status pattern command...
+	want=$1 pat=$2
+	shift 2
+	"$@" > "$W/o" 2> "$W/e" < /dev/null
+	st=$?
+	[ "$st" -eq "$want" ] || fail "$*: status $st, want $want: $(cat "$W/e")"
+	grep -q -- "$pat" "$W/e" || fail "$*: no \"$pat\" in: $(cat "$W/e")"
+}
+expect 2 "usage:" "$AUDIT"
+expect 2 "usage:" "$AUDIT" --json
+expect 2 "unknown flag name \"bogus\"" "$AUDIT" --check -f stdio,bogus -- true
+expect 2 "with --check" "$AUDIT" -f stdio -- true
+expect 2 "not a number of seconds" "$AUDIT" --timeout x -- true
+expect 1 "no-such-command: command not found" "$AUDIT" -- no-such-command
+chmod 644 "$W/prog"
+expect 1 "prog: Permission denied" "$AUDIT" -- "$W/prog"
+expect 1 "not an strace log" "$AUDIT" --from-log /etc/passwd
+expect 1 "not an strace log" "$AUDIT" --from-log /dev/null
+head -c 4000 /dev/urandom > "$W/random.log"
+expect 1 "not an strace log" "$AUDIT" --from-log "$W/random.log"
+strace -f -o "$W/plain.log" true 2> /dev/null
+expect 1 "no tame() marker" "$AUDIT" --from-log "$W/plain.log"
+expect 1 "No such file" "$AUDIT" --from-log "$W/none.log"
+mkdir "$W/empty-path"
+expect 1 "strace not found" env PATH="$W/empty-path" "$AUDIT" -- /bin/true
+expect 1 "never called tame()" "$AUDIT" --check -- true
+expect 1 "did not finish within 1 s" "$AUDIT" --timeout 1 -- sleep 20
+# a cut-off log is audited, with a warning
+head -n "$(($(wc -l < "$W/1.log") - 3))" "$W/1.log" > "$W/cut.log"
+"$AUDIT" --from-log "$W/cut.log" -o "$W/r" || fail "cut log: status $?"
+grep -q "ends inside a call\|line.* not understood" "$W/r" ||
+    grep -q "suggested flags" "$W/r" || fail "cut log: $(cat "$W/r")"
+# a command that crashes is audited, and the report says so
+"$AUDIT" -o "$W/r" -- sh -c 'kill -SEGV $$' 2> /dev/null ||
+    fail "crashing command: status $?"
+grep -q "killed by SIGSEGV" "$W/r" || fail "crash: $(cat "$W/r")"
+# a command that fails: audited, with a warning
+"$AUDIT" -o "$W/r" -- ls "$W/missing" 2> /dev/null || fail "failing command"
+grep -q "exited with status 2" "$W/r" || fail "failing: $(cat "$W/r")"
+# a static binary: audited from its exec, with the reason tame-exec cannot
+if printf 'int main(void){return 0;}\n' | cc -static -x c -o "$W/static" - \
+    2> /dev/null; then
+	"$AUDIT" -o "$W/r" -- "$W/static" || fail "static: status $?"
+	grep -q "statically linked: tame-exec cannot enforce" "$W/r" ||
+	    fail "static: $(cat "$W/r")"
+else
+	echo "audit.sh: no static libc here, static case skipped"
+fi
+# exec after tame() is named, with what to do
+"$AUDIT" -o "$W/r" -- sh -c 'cat /dev/null' || fail "sh -c: status $?"
+grep -q 'this program execs /usr/bin/cat\|this program execs /bin/cat' "$W/r" ||
+    fail "exec not named: $(cat "$W/r")"
+exit 0
