@@ -166,6 +166,27 @@ names_other_port(const char *text, size_t len)
 	return port != 53;
 }
 
+/* tame_syscall_number(), remembered: a log names few calls, often. */
+static int
+syscall_number(const char *name)
+{
+	static struct {
+		char	name[32];
+		int	nr;
+	} seen[256];
+	unsigned h = 0;
+	const char *p;
+
+	for (p = name; *p != '\0'; p++)
+		h = h * 31 + (unsigned char)*p;
+	h %= 256;
+	if (strcmp(seen[h].name, name) != 0) {
+		snprintf(seen[h].name, sizeof(seen[h].name), "%s", name);
+		seen[h].nr = tame_syscall_number(name);
+	}
+	return seen[h].nr;
+}
+
 /* Fill c from strace's text; the two fallbacks become their calls. */
 static int
 decode(struct call *c, const struct call_text *t)
@@ -173,17 +194,20 @@ decode(struct call *c, const struct call_text *t)
 	const char *arg;
 	size_t n;
 	long long x;
+	const char *argv[6];
+	size_t argl[6];
 	long long v;
-	int i, strs, trunc, pathbit;
+	int i, strs, trunc, pathbit, nargs;
 
 	memset(c->a, 0, sizeof(c->a));
 	c->has_str = c->truncated = 0;
-	if ((c->nr = tame_syscall_number(t->name)) < 0)
+	if ((c->nr = syscall_number(t->name)) < 0)
 		return -1;
 	strs = tame__string_args(c->nr);
-	for (i = 0; i < 6; i++) {
-		if (st_arg(t->args, t->len, i, &arg, &n) == -1)
-			break;
+	nargs = st_split(t->args, t->len, argv, argl, 6);
+	for (i = 0; i < nargs; i++) {
+		arg = argv[i];
+		n = argl[i];
 		if (strs & (1 << i)) {
 			if (st_string(arg, n, c->str[i], sizeof(c->str[i]),
 			    &trunc) >= 0) {
@@ -228,7 +252,9 @@ decode(struct call *c, const struct call_text *t)
 	c->seen.self = (int)c->a[0] == t->tgid;
 	if (c->nr == SYS_sendmsg || c->nr == SYS_sendmmsg)
 		c->seen.rights = carries_rights(t->args, t->len);
-	c->not_dns = names_other_port(t->args, t->len);
+	c->not_dns = (c->nr == SYS_connect || c->nr == SYS_sendto ||
+	    c->nr == SYS_sendmsg || c->nr == SYS_sendmmsg) &&
+	    names_other_port(t->args, t->len);
 	c->err = t->returned && t->ret == -1 && t->err[0] == 'E' ?
 	    errno_number(t->err) : 0;
 	return 0;
@@ -255,36 +281,114 @@ relevant_flags(const struct call *c)
 	return rel;
 }
 
+/* What the table's rows for one call compare: bits, and NULL-ness. */
+struct decides {
+	int		 known;
+	int		 nul;		/* bit i: argument i's NULL-ness */
+	uint32_t	 mask[6];
+};
+
+static const struct decides *
+decided_by(int nr)
+{
+	static struct decides *table;
+	static int max;
+	const struct tame_rule *r;
+	struct decides *d;
+	int i, k;
+
+	if (table == NULL) {
+		max = tame_syscall_max();
+		if ((table = calloc((size_t)max + 1, sizeof(*table))) == NULL) {
+			perror("tame-audit");
+			exit(1);
+		}
+	}
+	if (nr < 0 || nr > max)
+		return &table[0];	/* never asked: decode() refused it */
+	d = &table[nr];
+	if (d->known)
+		return d;
+	for (i = 0; i < tame_nrules; i++) {
+		r = &tame_rules[i];
+		if (r->nr != nr)
+			continue;
+		for (k = 0; k < TAME_MAXCOND; k++)
+			if (r->cond[k].op == TC_IN)
+				d->mask[r->cond[k].arg] |= r->cond[k].mask;
+			else if (r->cond[k].op == TC_NULL ||
+			    r->cond[k].op == TC_NOTNULL)
+				d->nul |= 1 << r->cond[k].arg;
+	}
+	d->known = 1;
+	return d;
+}
+
+/* Appending to a key, by hand: snprintf was a fifth of an audit. */
+static char *
+put_hex(char *p, char *end, uint32_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char tmp[8];
+	int n = 0;
+
+	do
+		tmp[n++] = digits[v & 0xf];
+	while ((v >>= 4) != 0);
+	while (n > 0 && p < end)
+		*p++ = tmp[--n];
+	return p;
+}
+
+static char *
+put_str(char *p, char *end, const char *s)
+{
+	while (*s != '\0' && p < end)
+		*p++ = *s++;
+	return p;
+}
+
 /* The key of everything the answer depends on. */
 static void
 make_key(const struct call *c, char *key, size_t len)
 {
-	const struct tame_rule *r;
-	uint32_t mask[6] = { 0 };
-	int nul = 0, i, k, n;
+	const struct decides *d = decided_by(c->nr);
+	char *p = key, *end = key + len - 1;
+	int i;
 
-	for (i = 0; i < tame_nrules; i++) {
-		r = &tame_rules[i];
-		if (r->nr != c->nr)
-			continue;
-		for (k = 0; k < TAME_MAXCOND; k++)
-			if (r->cond[k].op == TC_IN)
-				mask[r->cond[k].arg] |= r->cond[k].mask;
-			else if (r->cond[k].op == TC_NULL ||
-			    r->cond[k].op == TC_NOTNULL)
-				nul |= 1 << r->cond[k].arg;
+	p = put_hex(p, end, (uint32_t)c->nr);
+	*p++ = '|';
+	p = put_hex(p, end, (uint32_t)c->err);
+	*p++ = c->seen.self ? 's' : '-';
+	*p++ = c->seen.rights ? 'r' : '-';
+	*p++ = c->truncated ? 't' : '-';
+	*p++ = c->not_dns ? 'n' : '-';
+	for (i = 0; i < 6 && p < end - 1; i++) {
+		*p++ = '|';
+		if ((c->has_str & (1 << i)) && c->str[i] == c->seen.path) {
+			/*
+			 * libtame decides by a path only through the flags
+			 * whose paths hold it (and whether it is empty: an
+			 * fstat): one need for every path alike.
+			 */
+			int r = tame__path_grantors(c->seen.path, TL_READ);
+
+			*p++ = c->seen.path[0] == '\0' ? 'e' : 'p';
+			p = put_hex(p, end, (uint32_t)r);
+			*p++ = ',';
+			/* full rights are granted only where reading is */
+			p = put_hex(p, end, r == 0 ? 0 : (uint32_t)
+			    tame__path_grantors(c->seen.path, TL_FULL));
+		} else if (c->has_str & (1 << i)) {
+			*p++ = 's';
+			p = put_str(p, end, c->str[i]);
+		} else {
+			p = put_hex(p, end, (uint32_t)c->a[i] & d->mask[i]);
+			if ((d->nul & (1 << i)) && c->a[i] != 0)
+				*p++ = '*';
+		}
 	}
-	n = snprintf(key, len, "%d|%d|%d|%d|%d|%d", c->nr, c->err,
-	    c->seen.self, c->seen.rights, c->truncated, c->not_dns);
-	for (i = 0; i < 6 && n > 0 && (size_t)n < len; i++) {
-		if (c->has_str & (1 << i))
-			n += snprintf(key + n, len - (size_t)n, "|s%s",
-			    c->str[i]);
-		else
-			n += snprintf(key + n, len - (size_t)n, "|%x%c",
-			    (uint32_t)c->a[i] & mask[i],
-			    (nul & (1 << i)) && c->a[i] != 0 ? '*' : '.');
-	}
+	*p = '\0';
 }
 
 /*

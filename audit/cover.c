@@ -22,13 +22,25 @@ cover_flag_count(int flags)
 	return __builtin_popcount(flags & TAME_ALL);
 }
 
+/* tame_expand() of every public set, once: the solver asks often. */
+static int
+expanded(int flags)
+{
+	static int known[TAME_ALL + 1];
+
+	flags &= TAME_ALL;
+	if (known[flags] == 0)
+		known[flags] = (tame_expand(flags) & TAME_ALL) | 0x10000;
+	return known[flags] & TAME_ALL;
+}
+
 static int
 meets(const int *alts, int n, int have)
 {
 	int i;
 
 	for (i = 0; i < n; i++)
-		if ((tame_expand(alts[i]) & TAME_ALL & ~have) == 0)
+		if ((expanded(alts[i]) & ~have) == 0)
 			return 1;
 	return 0;
 }
@@ -36,7 +48,7 @@ meets(const int *alts, int n, int have)
 int
 cover_meets(const struct need *nd, int flags, int exact)
 {
-	int have = tame_expand(flags) & TAME_ALL;
+	int have = expanded(flags);
 
 	if (exact)
 		return meets(nd->exact, nd->nexact, have);
@@ -108,7 +120,7 @@ cover_solve(const struct need *const *needs, int n, int floor, int exact,
 			if ((c = cover_flag_count(set)) > best_count ||
 			    (pass == 1 && (c != best_count || set == best)))
 				continue;
-			have = tame_expand(set) & TAME_ALL;
+			have = expanded(set);
 			for (i = 0; i < nd; i++)
 				if (!(exact ? meets(d[i]->exact, d[i]->nexact,
 				    have) : meets(d[i]->alts, d[i]->nalts,

@@ -127,8 +127,13 @@ staircase(const struct audit *a, struct findings *f)
 		if (!seen[need]) {
 			seen[need] = 1;
 			present[np++] = &a->needs[need];
-			cur = cover_solve(present, np, f->floor, 0, NULL, NULL,
-			    0);
+			/*
+			 * A need the best set meets leaves it the best: fewer
+			 * sets qualify, and it is still among them.
+			 */
+			if (!cover_meets(&a->needs[need], cur, 0))
+				cur = cover_solve(present, np, f->floor, 0,
+				    NULL, NULL, 0);
 		}
 		suffix[i] = cur;
 	}

@@ -461,7 +461,7 @@ sort_unique(struct list *l)
 	l->n = j + 1;
 }
 
-/* 0, or -1 with errno ENOEXEC or ENOMEM; out is filled either way. */
+/* 0, or -1 with errno ENOEXEC or ENOMEM (the caller cleans up). */
 static int
 parse(const struct image *img, struct elf_imports *out, struct list *names,
     struct list *needed)
@@ -529,7 +529,12 @@ parse(const struct image *img, struct elf_imports *out, struct list *names,
 		}
 	}
 	out->is_dynamic = interp || di.have;
-	out->is_static = !out->is_dynamic &&
+	/*
+	 * No loader, no preload: a static-pie (PT_DYNAMIC, no PT_INTERP)
+	 * is as static as tame-exec is concerned.  (So is a shared
+	 * library, which is no program to run.)
+	 */
+	out->is_static = !interp &&
 	    (eh.e_type == ET_EXEC || eh.e_type == ET_DYN);
 
 	/*

@@ -22,7 +22,8 @@ struct elf_imports {
 	char	**needed;	/* DT_NEEDED entries, in file order */
 	int	  nneeded;
 	int	  is_dynamic;	/* has a PT_INTERP or PT_DYNAMIC segment */
-	int	  is_static;	/* an ELF executable with neither */
+	int	  is_static;	/* no PT_INTERP: no loader runs, no
+				   preload (static and static-pie) */
 };
 
 /*

@@ -184,6 +184,16 @@ image_of(struct procs *p, int pid)
 	return &p->images[t->image];
 }
 
+/* Could the line be (part of) a clone, clone3, fork or vfork? */
+static int
+creates_task(const char *line, size_t n)
+{
+	size_t head = n < 64 ? n : 64;
+
+	return memmem(line, head, "clone", 5) != NULL ||
+	    memmem(line, head, "fork", 4) != NULL;
+}
+
 /* First pass: who created whom. */
 static void
 learn_parents(struct procs *p, const struct st_event *ev)
@@ -303,8 +313,15 @@ observe(struct audit *a, int need, int decl, int run,
 	if (nd->nalts > 0 && nd->alts[0] == 0 && nd->nexact > 0 &&
 	    nd->exact[0] == 0)
 		return;
-	set_evidence(&nd->last, run, ev);
-	frames_to[1] = &nd->last;
+	if (a->keep_frames) {
+		set_evidence(&nd->last, run, ev);
+		frames_to[1] = &nd->last;
+	} else {
+		/* where only: the text is the first's (and costs a copy) */
+		nd->last.run = run;
+		nd->last.pid = ev->pid;
+		nd->last.line = ev->lineno;
+	}
 	if (a->nobs == a->obs_cap) {
 		a->obs_cap = a->obs_cap == 0 ? 1024 : a->obs_cap * 2;
 		a->obs = xrealloc(a->obs, (size_t)a->obs_cap *
@@ -438,6 +455,8 @@ audit_read_log(struct audit *a, const char *path, int from_exec, char *err,
 				line[--n] = '\0';
 			if (pass == 1)
 				r->lines++;
+			else if (!creates_task(line, (size_t)n))
+				continue;	/* the first pass wants only these */
 			if ((k = st_line(sp, line, (size_t)n, &ev)) == -1) {
 				if (nbad++ == 0)
 					snprintf(bad, sizeof(bad), "%s",
@@ -456,7 +475,7 @@ audit_read_log(struct audit *a, const char *path, int from_exec, char *err,
 		if (pass == 1)
 			r->cut = st_pending(sp) > 0;
 		st_free(sp);
-		if (good == 0) {
+		if (pass == 1 && good == 0) {
 			snprintf(err, errlen, "%s: not an strace log%s%s", path,
 			    nbad > 0 ? ": " : " (it is empty)", bad);
 			free(line);

@@ -101,6 +101,28 @@ skip_decoration(const char *s, size_t len, size_t i)
 }
 
 /*
+ * From just inside a string, the index of its closing quote (or len):
+ * the first '"' not escaped by an odd run of backslashes.  memchr()
+ * does the walking; strings (write's data) are most of a log.
+ */
+static size_t
+string_end(const char *s, size_t len, size_t i)
+{
+	const char *q;
+	size_t k;
+
+	while (i < len && (q = memchr(s + i, '"', len - i)) != NULL) {
+		i = (size_t)(q - s);
+		for (k = i; k > 0 && s[k - 1] == '\\'; k--)
+			;
+		if ((i - k) % 2 == 0)
+			return i;
+		i++;
+	}
+	return len;
+}
+
+/*
  * From i, the index of the first top-level ',' or closing bracket (or
  * len): strings, comments, nested brackets and decorations are passed
  * over whole.
@@ -113,10 +135,7 @@ skip(const char *s, size_t len, size_t i)
 	while (i < len) {
 		switch (s[i]) {
 		case '"':
-			for (i++; i < len && s[i] != '"'; i++)
-				if (s[i] == '\\')
-					i++;
-			i++;
+			i = string_end(s, len, i + 1) + 1;
 			continue;
 		case '/':
 			if (i + 1 < len && s[i + 1] == '*') {
@@ -633,4 +652,28 @@ st_field(const char *text, size_t len, const char *key, long long *v)
 		return 0;
 	}
 	return -1;
+}
+
+int
+st_split(const char *args, size_t len, const char **arg, size_t *alen,
+    int max)
+{
+	size_t i = 0, end, e;
+	int k;
+
+	for (k = 0; k < max; k++) {
+		while (i < len && args[i] == ' ')
+			i++;
+		end = skip(args, len, i);
+		for (e = end; e > i && args[e - 1] == ' '; e--)
+			;
+		if (e == i && (end >= len || args[end] != ','))
+			return k;	/* no more arguments */
+		arg[k] = args + i;
+		alen[k] = e - i;
+		if (end >= len || args[end] != ',')
+			return k + 1;
+		i = end + 1;
+	}
+	return k;
 }

@@ -67,6 +67,10 @@ int		 st_pending(const struct st_parser *);
 int		 st_arg(const char *args, size_t len, int i, const char **arg,
 		    size_t *arg_len);
 
+/* The first max arguments at once: how many there are (at most max). */
+int		 st_split(const char *args, size_t len, const char **arg,
+		    size_t *arg_len, int max);
+
 /*
  * A quoted C string argument, decoded (octal, hex and letter escapes)
  * into out, NUL-terminated.  Returns its length, or -1 when the argument
