@@ -111,6 +111,9 @@ struct call_text {
 	const char	*name;		/* "openat" */
 	const char	*args;		/* the argument text */
 	size_t		 len;
+	int		 nargs;		/* > 0: the parser split them */
+	const char	*const *argv;
+	const size_t	*argl;
 	long long	 ret;
 	const char	*err;		/* "ENOENT", or "" */
 	int		 returned;

@@ -115,13 +115,18 @@ lookup(struct cache *c, const char *key)
 static int
 errno_number(const char *name)
 {
+	static int last_e;
+	static char last[32];
 	const char *s;
 	int e;
 
+	if (strcmp(name, last) == 0)
+		return last_e;		/* failures come in runs (ENOENT) */
 	for (e = 1; e < 4096; e++)
 		if ((s = strerrorname_np(e)) != NULL && strcmp(s, name) == 0)
-			return e;
-	return 0;
+			break;
+	snprintf(last, sizeof(last), "%s", name);
+	return last_e = e < 4096 ? e : 0;
 }
 
 /* Does a message's ancillary data (as strace decodes it) pass fds? */
@@ -204,7 +209,11 @@ decode(struct call *c, const struct call_text *t)
 	if ((c->nr = syscall_number(t->name)) < 0)
 		return -1;
 	strs = tame__string_args(c->nr);
-	nargs = st_split(t->args, t->len, argv, argl, 6);
+	if ((nargs = t->nargs) > 0) {
+		memcpy(argv, t->argv, (size_t)nargs * sizeof(*argv));
+		memcpy(argl, t->argl, (size_t)nargs * sizeof(*argl));
+	} else
+		nargs = st_split(t->args, t->len, argv, argl, 6);
 	for (i = 0; i < nargs; i++) {
 		arg = argv[i];
 		n = argl[i];

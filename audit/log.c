@@ -83,16 +83,13 @@ struct procs {
 static struct fdnote *
 fd_note(struct procs *p, int tgid, const struct st_event *ev)
 {
-	const char *arg;
 	char deco[PATH_MAX];
-	size_t n;
 	long long fd;
 	int i;
 
-	if (p->nfds == 0 ||
-	    st_arg(ev->args, ev->args_len, 0, &arg, &n) == -1 ||
-	    st_decoration(arg, n, deco, sizeof(deco)) == -1 ||
-	    st_number(arg, n, &fd) == -1)
+	if (p->nfds == 0 || ev->nargs < 1 ||
+	    st_decoration(ev->argv[0], ev->argl[0], deco, sizeof(deco)) ==
+	    -1 || st_number(ev->argv[0], ev->argl[0], &fd) == -1)
 		return NULL;
 	for (i = 0; i < p->nfds; i++)
 		if (p->fds[i].tgid == tgid && p->fds[i].fd == fd)
@@ -216,18 +213,14 @@ learn_parents(struct procs *p, const struct st_event *ev)
 static int
 marker(const struct st_event *ev)
 {
-	const char *arg;
 	char s[32], *end;
-	size_t n;
 	long long fd;
 	long flags;
 	int trunc;
 
-	if (strcmp(ev->name, "write") != 0 ||
-	    st_arg(ev->args, ev->args_len, 0, &arg, &n) == -1 ||
-	    st_number(arg, n, &fd) == -1 || fd != -1 ||
-	    st_arg(ev->args, ev->args_len, 1, &arg, &n) == -1 ||
-	    st_string(arg, n, s, sizeof(s), &trunc) < 0 ||
+	if (strcmp(ev->name, "write") != 0 || ev->nargs < 2 ||
+	    st_number(ev->argv[0], ev->argl[0], &fd) == -1 || fd != -1 ||
+	    st_string(ev->argv[1], ev->argl[1], s, sizeof(s), &trunc) < 0 ||
 	    strncmp(s, "tame:0x", 7) != 0)
 		return -1;
 	flags = strtol(s + 7, &end, 16);
@@ -408,7 +401,8 @@ event(struct audit *a, struct procs *p, struct run *r, int run,
 		return;
 	note = fd_note(p, im->tgid, ev);
 	t = (struct call_text){ .name = ev->name, .args = ev->args,
-	    .len = ev->args_len, .ret = ev->ret, .err = ev->err,
+	    .len = ev->args_len, .nargs = ev->nargs, .argv = ev->argv,
+	    .argl = ev->argl, .ret = ev->ret, .err = ev->err,
 	    .returned = ev->returned, .tgid = im->tgid,
 	    .creator = note != NULL ? note->need : -1 };
 	need = classify(a, &t);

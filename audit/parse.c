@@ -479,10 +479,24 @@ parse_call(struct st_parser *p, const char *s, size_t len,
 		return fail(p, "no system call name and '('");
 	memcpy(ev->name, s, i);
 	ev->name[i] = '\0';
-	/* the arguments end at the top-level ')' */
-	for (end = i + 1; (end = skip(s, len, end)) < len && s[end] == ',';
-	    end++)
-		;
+	/* the arguments end at the top-level ')'; note the first six */
+	ev->nargs = 0;
+	for (end = i + 1; ; end++) {
+		size_t from = end, to;
+
+		while (from < len && s[from] == ' ')
+			from++;
+		end = skip(s, len, from);
+		for (to = end; to > from && s[to - 1] == ' '; to--)
+			;
+		if (ev->nargs < 6 && (to > from || (end < len &&
+		    s[end] == ','))) {
+			ev->argv[ev->nargs] = s + from;
+			ev->argl[ev->nargs++] = to - from;
+		}
+		if (end >= len || s[end] != ',')
+			break;
+	}
 	if (end >= len || s[end] != ')')
 		return fail(p, "the arguments never close");
 	ev->kind = ST_CALL;

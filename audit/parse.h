@@ -32,6 +32,10 @@ struct st_event {
 					   unfinished/resumed; signal: the
 					   siginfo; frame: the frame text */
 	size_t		 args_len;
+	int		 nargs;		/* call: how many of the first six
+					   arguments argv[] holds */
+	const char	*argv[6];	/* each argument, as st_arg() finds */
+	size_t		 argl[6];
 	int		 returned;	/* call: it has a result ("= ?": 0) */
 	long long	 ret;		/* the result (-1 with err) */
 	char		 err[32];	/* "ENOENT", "ERESTARTSYS", or "" */

@@ -158,7 +158,7 @@ done
 # hf NAME RUNS LABEL1 CMD1 LABEL2 CMD2: BENCH_HF_ROUNDS rounds, the order
 # of the two commands alternating.
 hf() {
-	name=$1 runs=${HF_RUNS:-$2} l1=$3 c1=$4 l2=$5 c2=$6
+	name=$1 runs=${HF_RUNS:-$2} l1=$3 c1=$4 l2=$5 c2=$6 warm=${7:-3}
 	k=1
 	while [ "$k" -le "$HF_ROUNDS" ]; do
 		echo "bench: hyperfine $name round $k/$HF_ROUNDS"
@@ -167,7 +167,7 @@ hf() {
 		else
 			set -- -n "$l2" "$c2" -n "$l1" "$c1"
 		fi
-		taskset -c "$CPU" hyperfine -N --warmup 3 --runs "$runs" \
+		taskset -c "$CPU" hyperfine -N --warmup "$warm" --runs "$runs" \
 		    --style basic --export-json "$RAW/hf-$name-$k.json" "$@" \
 		    > "$OUT/hf-$name-$k.log" 2>&1 || {
 			cat "$OUT/hf-$name-$k.log" >&2
@@ -190,6 +190,37 @@ hf floor-100m 4 cat-untamed "$B/ports/cat-untamed $BIG" \
 hf tame-exec-4k 60 /bin/cat "/bin/cat $SMALL" \
     tame-exec "$B/tame-exec -f stdio,rpath -- /bin/cat $SMALL"
 
+# --- tame-audit ---------------------------------------------------------
+# The auditor on a syscall-heavy command (cat-untamed, 100 MB in 4 KiB
+# reads: 50,000 calls) and a typical one (ls -l /usr/bin), against the
+# bare command and against strace alone, run as tame-audit runs it but
+# writing nowhere: what tracing costs before any auditing.  Seconds a
+# run, so fewer rounds (BENCH_AUDIT_ROUNDS, 5) and one warm-up.
+AUDIT_ROUNDS=${BENCH_AUDIT_ROUNDS:-5}
+[ -n "$BENCH_QUICK" ] && AUDIT_ROUNDS=1
+ST="strace -f -yy -X verbose -s 256 -o /dev/null --"
+TA="$B/tame-audit -o /dev/null --"
+saved_rounds=$HF_ROUNDS
+HF_ROUNDS=$AUDIT_ROUNDS
+hf audit-100m 2 cat-untamed "$B/ports/cat-untamed $BIG" \
+    tame-audit "$TA $B/ports/cat-untamed $BIG" 1
+hf strace-100m 2 strace "$ST $B/ports/cat-untamed $BIG" \
+    tame-audit "$TA $B/ports/cat-untamed $BIG" 1
+hf audit-ls 10 ls "ls -l /usr/bin" tame-audit "$TA ls -l /usr/bin" 1
+hf strace-ls 10 strace "$ST ls -l /usr/bin" tame-audit "$TA ls -l /usr/bin" 1
+# Reading a kept log: tame-audit --from-log against wc -l of the same.
+PARSE_DIR=/usr/lib
+[ -n "$BENCH_QUICK" ] && PARSE_DIR=/usr/bin
+echo "bench: recording a log of ls -lR $PARSE_DIR"
+"$B/tame-audit" --keep-log "$DATA/audit.log" -o /dev/null -- \
+    ls -lR "$PARSE_DIR" > /dev/null
+hf audit-parse 5 wc "wc -l $DATA/audit.log" \
+    tame-audit "$B/tame-audit -o /dev/null --from-log $DATA/audit.log" 1
+printf '{"audit_log_lines":%s,"audit_log_bytes":%s,"audit_rounds":%s}\n' \
+    "$(wc -l < "$DATA/audit.log")" "$(stat -c %s "$DATA/audit.log")" \
+    "$AUDIT_ROUNDS" > "$OUT/audit.json"
+HF_ROUNDS=$saved_rounds
+
 # How large a block tame-cat really reads with hyperfine's /dev/null as
 # its output, for the report.
 strace -o "$OUT/cat-blocks.trace" -e trace=read \
@@ -199,6 +230,7 @@ sed -n 's/^read(3, .*, \([0-9]*\)) = .*/\1/p' "$OUT/cat-blocks.trace" |
     awk '{ printf "{\"cat_read_size\":%s}\n", $2 }' > "$OUT/blocks.json"
 printf '{"loadavg_end":"%s"}\n' "$(cut -d' ' -f1-3 /proc/loadavg)" \
     > "$OUT/end.json"
-jq -s add "$OUT/machine.json" "$OUT/blocks.json" "$OUT/end.json" \
+jq -s add "$OUT/machine.json" "$OUT/blocks.json" "$OUT/audit.json" \
+    "$OUT/end.json" \
     > "$RAW/machine.json"
 echo "bench: raw results in $RAW/"
