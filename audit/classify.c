@@ -192,6 +192,17 @@ syscall_number(const char *name)
 	return seen[h].nr;
 }
 
+/* What the table's rows for one call compare: bits, and NULL-ness. */
+struct decides {
+	int		 known;
+	int		 nul;		/* bit i: argument i's NULL-ness */
+	uint32_t	 mask[6];
+	int		 strings;	/* tame__string_args() */
+	int		 path_arg;	/* tame__path_arg() */
+};
+
+static const struct decides *decided_by(int);
+
 /* Fill c from strace's text; the two fallbacks become their calls. */
 static int
 decode(struct call *c, const struct call_text *t)
@@ -208,7 +219,7 @@ decode(struct call *c, const struct call_text *t)
 	c->has_str = c->truncated = 0;
 	if ((c->nr = syscall_number(t->name)) < 0)
 		return -1;
-	strs = tame__string_args(c->nr);
+	strs = decided_by(c->nr)->strings;
 	if ((nargs = t->nargs) > 0) {
 		memcpy(argv, t->argv, (size_t)nargs * sizeof(*argv));
 		memcpy(argl, t->argl, (size_t)nargs * sizeof(*argl));
@@ -252,7 +263,7 @@ decode(struct call *c, const struct call_text *t)
 		}
 	}
 	memset(&c->seen, 0, sizeof(c->seen));
-	i = tame__path_arg(c->nr);
+	i = decided_by(c->nr)->path_arg;
 	pathbit = i >= 0 ? 1 << i : 0;
 	if (c->has_str & pathbit)
 		c->seen.path = c->str[i];
@@ -290,13 +301,6 @@ relevant_flags(const struct call *c)
 	return rel;
 }
 
-/* What the table's rows for one call compare: bits, and NULL-ness. */
-struct decides {
-	int		 known;
-	int		 nul;		/* bit i: argument i's NULL-ness */
-	uint32_t	 mask[6];
-};
-
 static const struct decides *
 decided_by(int nr)
 {
@@ -329,6 +333,8 @@ decided_by(int nr)
 			    r->cond[k].op == TC_NOTNULL)
 				d->nul |= 1 << r->cond[k].arg;
 	}
+	d->strings = tame__string_args(nr);
+	d->path_arg = tame__path_arg(nr);
 	d->known = 1;
 	return d;
 }

@@ -185,10 +185,16 @@ image_of(struct procs *p, int pid)
 static int
 creates_task(const char *line, size_t n)
 {
-	size_t head = n < 64 ? n : 64;
+	size_t k = 0;
 
-	return memmem(line, head, "clone", 5) != NULL ||
-	    memmem(line, head, "fork", 4) != NULL;
+	while (k < n && ((line[k] >= '0' && line[k] <= '9') || line[k] == ' '))
+		k++;			/* the pid */
+	if (n - k > 5 && memcmp(line + k, "<... ", 5) == 0)
+		k += 5;			/* a resumed call: its name follows */
+	if (k < n && line[k] == 'v')
+		k++;			/* vfork */
+	return (n - k >= 5 && memcmp(line + k, "clone", 5) == 0) ||
+	    (n - k >= 4 && memcmp(line + k, "fork", 4) == 0);
 }
 
 /* First pass: who created whom. */

@@ -253,8 +253,20 @@ decode(const char *a, size_t len, size_t *i, int decoration, char *out,
     size_t outlen)
 {
 	size_t k = *i, n = 0;
+	const char *q;
 	char c;
 
+	if (!decoration && (q = memchr(a + k, '"', len - k)) != NULL &&
+	    memchr(a + k, '\\', (size_t)(q - a) - k) == NULL) {
+		/* no escapes: most paths, in one copy */
+		n = (size_t)(q - a) - k;
+		if (n + 1 > outlen)
+			return -1;
+		memcpy(out, a + k, n);
+		out[n] = '\0';
+		*i = (size_t)(q - a);
+		return (long)n;
+	}
 	while (k < len && (decoration ? a[k] != '<' && !(a[k] == '>' &&
 	    a[k - 1] != '-') : a[k] != '"')) {
 		if (a[k] == '\\')
@@ -325,6 +337,23 @@ term(const char *a, size_t len, size_t i, long long *v)
 		num[k] = '\0';
 		if (k == 0)
 			return 0;
+		if (k < 10 && num[0] >= '0' && num[0] <= '9' &&
+		    (k == 1 || num[0] != '0') &&
+		    strspn(num, "0123456789") == k) {
+			/* small decimals, most numbers: no strtoll */
+			for (*v = 0, end = num; *end != '\0'; end++)
+				*v = *v * 10 + (*end - '0');
+			goto tail;
+		}
+		if (k > 2 && k <= 18 && num[0] == '0' && num[1] == 'x' &&
+		    strspn(num + 2, "0123456789abcdef") == k - 2) {
+			unsigned long long u = 0;
+
+			for (end = num + 2; *end != '\0'; end++)
+				u = u * 16 + (unsigned)hexval(*end);
+			*v = (long long)u;	/* beyond LLONG_MAX: as strtoull */
+			goto tail;
+		}
 		errno = 0;
 		*v = strtoll(num, &end, 0);
 		if (*end != '\0' || errno != 0) {
@@ -334,6 +363,7 @@ term(const char *a, size_t len, size_t i, long long *v)
 				return 0;
 		}
 	}
+tail:
 	for (;;) {
 		while (i < len && a[i] == ' ')
 			i++;
