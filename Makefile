@@ -165,7 +165,8 @@ uninstall:
 	    $(DESTDIR)$(PKGCONFIGDIR)/libtame.pc $(DESTDIR)$(BINDIR)/tame-exec \
 	    $(DESTDIR)$(BINDIR)/tame-audit $(DESTDIR)$(MANDIR)/man3/tame.3 \
 	    $(DESTDIR)$(MANDIR)/man1/tame-exec.1 \
-	    $(DESTDIR)$(MANDIR)/man1/tame-audit.1
+	    $(DESTDIR)$(MANDIR)/man1/tame-audit.1 \
+	    $(PORT_NAMES:%=$(DESTDIR)$(BINDIR)/tame-%)
 	rm -rf $(DESTDIR)$(LIBDIR)/tame
 
 clean:

@@ -1,11 +1,21 @@
 /*
- * cat: copy files, or the standard input, to the standard output.
+ * cat: concatenate files, or the standard input, to the standard output.
  *
- * The first port of libtame: once the output block size is known and the
- * buffer exists, the process gives up everything but descriptor I/O and,
- * when files are named, opening them for reading.  Built with -DNO_TAME
- * the same source is the untamed baseline the benchmarks compare with.
+ *	cat [-benstuv] [file ...]
+ *
+ * Acquire, restrict, work: once the buffer exists the process keeps only
+ * descriptor I/O and, while named files remain to be opened, reading
+ * paths; after the last open it keeps descriptor I/O alone.  Built with
+ * -DNO_TAME the same source is the untamed baseline of the benchmarks;
+ * with -DTAME_TEST_HOOK it tries to open a socket after its last tame()
+ * when TAME_TEST_HOOK=1, for the tests.
+ *
+ * -b number non-blank lines, -n number all lines, -s squeeze runs of
+ * blank lines into one, -u unbuffered (output is never buffered here),
+ * -v show non-printing characters as ^X and M-X, -e as -v and mark line
+ * ends with $, -t as -v and show tabs as ^I.
  */
+#include <sys/socket.h>
 #include <sys/stat.h>
 
 #include <err.h>
@@ -23,24 +33,45 @@
 #define MINBLK	512
 #define MAXBLK	(64 * 1024)
 
+static int	 bflag, eflag, nflag, sflag, tflag, vflag;
 static char	*buf;
 static size_t	 bsize;
 static int	 rval;
 
-static void	 cat_fd(int, const char *);
-static void	 cat_file(const char *);
+static void	 narrow(int);
+static void	 cat_file(const char *, int);
+static void	 raw_cat(int, const char *);
+static void	 cooked_cat(int, const char *);
 static void	 setbuffer_size(void);
-static void	 usage(void);
+static void	 usage(void) __attribute__((noreturn));
 
 int
 main(int argc, char *argv[])
 {
-	int ch;
+	int ch, i, last;
 
-	while ((ch = getopt(argc, argv, "u")) != -1) {
+	while ((ch = getopt(argc, argv, "benstuv")) != -1) {
 		switch (ch) {
+		case 'b':
+			bflag = nflag = 1;	/* -b implies -n */
+			break;
+		case 'e':
+			eflag = vflag = 1;	/* -e implies -v */
+			break;
+		case 'n':
+			nflag = 1;
+			break;
+		case 's':
+			sflag = 1;
+			break;
+		case 't':
+			tflag = vflag = 1;	/* -t implies -v */
+			break;
 		case 'u':
 			/* output is never buffered here: nothing to do */
+			break;
+		case 'v':
+			vflag = 1;
 			break;
 		default:
 			usage();
@@ -50,20 +81,37 @@ main(int argc, char *argv[])
 	argv += optind;
 
 	setbuffer_size();
-#ifndef NO_TAME
-	/* Named files are opened as we go; stdin alone needs no paths. */
-	if (tame(argc > 0 ? TAME_STDIO | TAME_RPATH : TAME_STDIO) == -1)
-		err(1, "tame");
-#endif
+	/* named files are opened as we go; "-" and stdin need no paths */
+	for (last = argc - 1; last >= 0 && strcmp(argv[last], "-") == 0;
+	    last--)
+		;
+	narrow(last >= 0);
 
 	if (argc == 0)
-		cat_fd(STDIN_FILENO, "stdin");
-	for (; *argv != NULL; argv++)
-		cat_file(*argv);
+		cat_file("-", 0);
+	for (i = 0; i < argc; i++)
+		cat_file(argv[i], i == last);
 
-	if (close(STDOUT_FILENO) == -1)
+	if (fflush(stdout) == EOF || close(STDOUT_FILENO) == -1)
 		err(1, "stdout");
 	return rval;
+}
+
+/* Keep descriptor I/O, and reading paths while opens remain. */
+static void
+narrow(int opens_left)
+{
+#ifndef NO_TAME
+	if (tame(opens_left ? TAME_STDIO | TAME_RPATH : TAME_STDIO) == -1)
+		err(1, "tame");
+#ifdef TAME_TEST_HOOK
+	/* for the tests: a cat must never reach the network */
+	if (!opens_left && getenv("TAME_TEST_HOOK") != NULL)
+		socket(AF_INET, SOCK_STREAM, 0);
+#endif
+#else
+	(void)opens_left;
+#endif
 }
 
 /*
@@ -87,25 +135,29 @@ setbuffer_size(void)
 }
 
 static void
-cat_file(const char *path)
+cat_file(const char *path, int last)
 {
-	int fd;
+	int fd = STDIN_FILENO;
 
-	if (strcmp(path, "-") == 0) {
-		cat_fd(STDIN_FILENO, "stdin");
-		return;
-	}
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+	if (strcmp(path, "-") != 0 &&
+	    (fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
 		warn("%s", path);
 		rval = 1;
-		return;
 	}
-	cat_fd(fd, path);
-	close(fd);
+	if (last)
+		narrow(0);	/* the last named file is open: no more paths */
+	if (fd == -1)
+		return;
+	if (bflag || eflag || nflag || sflag || tflag || vflag)
+		cooked_cat(fd, fd == STDIN_FILENO ? "stdin" : path);
+	else
+		raw_cat(fd, fd == STDIN_FILENO ? "stdin" : path);
+	if (fd != STDIN_FILENO)
+		close(fd);
 }
 
 static void
-cat_fd(int fd, const char *name)
+raw_cat(int fd, const char *name)
 {
 	ssize_t nr, nw;
 	size_t off;
@@ -131,9 +183,66 @@ cat_fd(int fd, const char *name)
 	}
 }
 
+/*
+ * The options that look at characters, through stdio.  Line numbers
+ * and the blank-line state carry over from one file to the next, as one
+ * stream.
+ */
+static void
+cooked_cat(int fd, const char *name)
+{
+	static int line, prev = '\n', gobble;
+	FILE *fp;
+	int ch, c;
+
+	if ((fp = fdopen(dup(fd), "r")) == NULL)
+		err(1, "%s", name);
+	for (; (c = ch = getc(fp)) != EOF; prev = ch) {
+		if (prev == '\n') {
+			if (sflag && ch == '\n') {
+				if (gobble)
+					continue;
+				gobble = 1;
+			} else
+				gobble = 0;
+			if (nflag && (!bflag || ch != '\n'))
+				printf("%6d\t", ++line);
+		}
+		if (ch == '\n') {
+			if (eflag)
+				putchar('$');
+		} else if (ch == '\t') {
+			if (tflag) {
+				fputs("^I", stdout);
+				continue;
+			}
+		} else if (vflag) {
+			if (c & 0x80) {
+				fputs("M-", stdout);
+				c &= 0x7f;
+			}
+			if (c < 0x20 || c == 0x7f) {
+				putchar('^');
+				putchar(c == 0x7f ? '?' : c | 0x40);
+				continue;
+			}
+		}
+		if (putchar(c) == EOF)
+			err(1, "stdout");
+	}
+	if (ferror(fp)) {
+		warn("%s", name);
+		rval = 1;
+	}
+	fclose(fp);
+	if (ferror(stdout))
+		err(1, "stdout");
+}
+
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-u] [file ...]\n", program_invocation_short_name);
+	fprintf(stderr, "usage: %s [-benstuv] [file ...]\n",
+	    program_invocation_short_name);
 	exit(1);
 }

@@ -1,0 +1,80 @@
+# lib.sh: what every port's test (tests/cli/port-NAME.sh) does; sourced
+# after setting NAME, from the top of the tree (B: the build directory).
+# Each check fails the whole test with a message.
+#
+#	ref CMD ARG...		run the system tool (or any command): its
+#				output and status are what the port must give
+#	port ARG...		run tame-NAME ARG...: same bytes on stdout
+#				and same exit status as the last ref
+#	check_clean ARG...	tame-audit --check on tame-NAME ARG... finds
+#				no violation and no flag nothing needed
+#	check_hook CALL FLAG ARG...
+#				NAME-hook ARG... with TAME_TEST_HOOK=1 dies
+#				of SIGSYS after one line naming CALL and FLAG
+#				(FLAG "-": a call no flag allows)
+#
+# Standard input is $T/stdin when that file exists, else /dev/null.
+B=${B:-build}
+PORT=$B/ports/tame-$NAME
+HOOK=$B/ports/$NAME-hook
+AUDIT=$B/tame-audit
+T=$(mktemp -d "${TMPDIR_PORTS:-/var/tmp}/port-$NAME.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+
+fail() {
+	echo "port-$NAME.sh: $*" >&2
+	exit 1
+}
+
+[ -x "$PORT" ] && [ -x "$HOOK" ] && [ -x "$B/ports/$NAME-untamed" ] ||
+    fail "$PORT, or its -hook or -untamed build, is missing: run make"
+
+# run_into TAG CMD...: stdout, stderr and status into $T/TAG.*
+run_into() {
+	tag=$1
+	shift
+	in=/dev/null
+	[ -f "$T/stdin" ] && in=$T/stdin
+	# (the subshell, not us, reports a death by signal)
+	("$@" > "$T/$tag.out" 2> "$T/$tag.err" < "$in"
+	    echo $? > "$T/$tag.status") 2> /dev/null
+}
+
+ref() {
+	ref_cmd=$*
+	run_into ref "$@"
+}
+
+port() {
+	run_into port "$PORT" "$@"
+	cmp -s "$T/ref.out" "$T/port.out" ||
+	    fail "tame-$NAME $*: output differs from $ref_cmd:
+$(diff "$T/ref.out" "$T/port.out" | head -n 10)"
+	cmp -s "$T/ref.status" "$T/port.status" ||
+	    fail "tame-$NAME $*: status $(cat "$T/port.status"), $ref_cmd gave $(cat "$T/ref.status"): $(head -c 300 "$T/port.err")"
+}
+
+check_clean() {
+	in=/dev/null
+	[ -f "$T/stdin" ] && in=$T/stdin
+	"$AUDIT" --check -o "$T/check" -- "$PORT" "$@" > /dev/null \
+	    2> "$T/check.err" < "$in"
+	st=$?
+	[ "$st" -eq 0 ] || fail "tame-audit --check -- tame-$NAME $*: status $st:
+$(cat "$T/check" "$T/check.err" 2> /dev/null | head -n 30)"
+}
+
+check_hook() {
+	call=$1 flag=$2
+	shift 2
+	in=/dev/null
+	[ -f "$T/stdin" ] && in=$T/stdin
+	(TAME_TEST_HOOK=1 "$HOOK" "$@" > /dev/null 2> "$T/hook.err" < "$in"
+	    echo $? > "$T/hook.status") 2> /dev/null
+	[ "$(cat "$T/hook.status")" -eq 159 ] ||
+	    fail "$NAME-hook $*: status $(cat "$T/hook.status"), want 159 (SIGSYS): $(cat "$T/hook.err")"
+	want="needs .*$flag"
+	[ "$flag" = - ] && want="is not allowed after tame()"
+	grep -q "^$NAME-hook\[[0-9]*\]: tame: $call.* $want" "$T/hook.err" ||
+	    fail "$NAME-hook $*: the line should name $call and $flag: $(cat "$T/hook.err")"
+}
