@@ -4,7 +4,7 @@
 set -e
 PKGS="build-essential pkg-config libseccomp-dev check libsubunit-dev strace \
     libbenchmark-dev g++ hyperfine gnuplot-nox jq mandoc iproute2 iputils-ping musl-tools \
-    attr curl tar gzip python3-jsonschema"
+    attr curl tar gzip python3-jsonschema libcap2-bin"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||

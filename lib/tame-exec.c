@@ -10,6 +10,7 @@
  */
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <linux/seccomp.h>
 
 #include <elf.h>
@@ -36,7 +37,8 @@
 #endif
 
 static void	usage(void) __attribute__((noreturn));
-static int	check(void);
+static int	check(int);
+static void	refuse_privileged(const char *, const char *);
 static int	dump_bpf(const char *, int);
 static int	find_command(const char *, char *, size_t);
 static void	require_dynamic(const char *, const char *, int);
@@ -49,16 +51,18 @@ main(int argc, char *argv[])
 {
 	char cmd[PATH_MAX], preload[PATH_MAX];
 	const char *fstr = "stdio", *bad = NULL;
-	int flags, i;
+	int flags, i, checking = 0, fset = 0;
 
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--") == 0) {
 			i++;
 			break;
-		} else if (strcmp(argv[i], "-f") == 0 && i + 1 < argc)
+		} else if (strcmp(argv[i], "-f") == 0 && i + 1 < argc) {
 			fstr = argv[++i];
+			fset = 1;
+		}
 		else if (strcmp(argv[i], "--check") == 0)
-			return check();
+			checking = 1;
 		else if (strcmp(argv[i], "--dump-bpf") == 0 && i + 1 < argc)
 			return dump_bpf(argv[i + 1], 0);
 		else if (strcmp(argv[i], "--dump-bpf-raw") == 0 &&
@@ -72,7 +76,7 @@ main(int argc, char *argv[])
 		else
 			break;
 	}
-	if (i >= argc)
+	if (i >= argc && !checking)
 		usage();
 	if (tame_flags_parse(fstr, &flags, &bad) == -1) {
 		warnx("unknown flag name \"%.*s\" (known: malloc rw stdio rpath "
@@ -80,12 +84,15 @@ main(int argc, char *argv[])
 		    "proc)", (int)strcspn(bad, ", \t\n|"), bad);
 		usage();
 	}
+	if (checking)
+		return check(fset ? flags : TAME_ALL);
 
 	/* as the shell says: 127 when there is none, 126 when it won't run */
 	if (find_command(argv[i], cmd, sizeof(cmd)) == -1)
 		err(errno == ENOENT || errno == ENOTDIR ? 127 : 126, "%s",
 		    argv[i]);
 	require_dynamic(argv[i], cmd, 0);
+	refuse_privileged(argv[i], cmd);
 	if (find_preload(preload, sizeof(preload)) == -1)
 		errx(1, "cannot find %s beside tame-exec; reinstall libtame",
 		    PRELOAD_NAME);
@@ -98,11 +105,36 @@ main(int argc, char *argv[])
 	err(126, "%s", cmd);
 }
 
+/*
+ * A set-user-ID, set-group-ID or file-capability program is installed to
+ * run with privileges.  tame-exec sets no_new_privs (or glibc would drop
+ * the preload), so the program would run without them: refuse, plainly,
+ * rather than run it in a way nobody asked for.
+ */
+static void
+refuse_privileged(const char *name, const char *path)
+{
+	struct stat st;
+	ssize_t n;
+
+	if (stat(path, &st) == -1)
+		err(126, "%s", path);
+	if (st.st_mode & (S_ISUID | S_ISGID))
+		errx(126, "%s is set-%s-ID: under tame-exec it would run "
+		    "without the privileges it is installed with; tame it in "
+		    "its source instead", name,
+		    (st.st_mode & S_ISUID) ? "user" : "group");
+	n = getxattr(path, "security.capability", NULL, 0);
+	if (n > 0)
+		errx(126, "%s has file capabilities: under tame-exec it would "
+		    "run without them; tame it in its source instead", name);
+}
+
 static void
 usage(void)
 {
 	fprintf(stderr, "usage: tame-exec [-f flags] [--] command [arg ...]\n"
-	    "       tame-exec --check | -V\n"
+	    "       tame-exec [-f flags] --check | -V\n"
 	    "       tame-exec --dump-bpf | --dump-bpf-raw flags\n");
 	exit(2);
 }
@@ -242,10 +274,14 @@ find_preload(char *out, size_t len)
 	return -1;
 }
 
+/*
+ * What this kernel can enforce of flags (every flag without -f): exit 1
+ * when a flag asked for cannot be confined as tame(3) documents it.
+ */
 static int
-check(void)
+check(int flags)
 {
-	int abi = tame_landlock_abi(), ok = 1;
+	int abi = tame_landlock_abi(), ok = 1, want;
 	FILE *f;
 	char line[256];
 
@@ -260,6 +296,8 @@ check(void)
 		fclose(f);
 	} else
 		printf("seccomp filters: yes\n");
+	/* the flags whose grants are paths: Landlock confines them */
+	want = flags & (TAME_TMPPATH | TAME_GETPW | TAME_DNSPATH);
 	if (abi > 0)
 		printf("Landlock: ABI %d: tmppath, getpw, dnspath and the base "
 		    "set's files (time zone, locale) are confined to their "
@@ -270,7 +308,17 @@ check(void)
 		    "calls fail with EACCES; other paths still kill)\n"
 		    "Hint: boot a kernel with CONFIG_SECURITY_LANDLOCK=y and "
 		    "landlock in the lsm= list\n");
-		ok = 0;
+		if (want & TAME_TMPPATH)
+			printf("tmppath: cannot be confined here: nothing "
+			    "beneath /tmp can be used\n");
+		if (want & TAME_GETPW)
+			printf("getpw: cannot be confined here: the passwd and "
+			    "group files cannot be read\n");
+		if (want & TAME_DNSPATH)
+			printf("dnspath: cannot be confined here: the resolver's "
+			    "files cannot be read\n");
+		if (want != 0)
+			ok = 0;
 	}
 	printf("descriptor passing: without cmsg, sending SCM_RIGHTS kills "
 	    "and received descriptors are closed (checked by the SIGSYS "

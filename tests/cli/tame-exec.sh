@@ -82,4 +82,38 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 	    *) no "unprivileged violation said '$err'" ;; esac
 fi
 
+# --check with -f: exit 1 when a flag asked for cannot be confined as
+# documented (as on a kernel without Landlock), and say which
+NL=$B/tests/tools/nolandlock
+if [ -x "$NL" ]; then
+	out=$($NL "$X" -f stdio,getpw --check) &&
+	    no "--check -f getpw without Landlock exited 0"
+	echo "$out" | grep -q '^getpw: cannot be confined here' ||
+	    no "--check without Landlock did not name getpw: $out"
+	$NL "$X" -f stdio,rpath --check >/dev/null ||
+	    no "--check -f stdio,rpath without Landlock should pass"
+	$X -f stdio,getpw,tmppath,dnspath --check >/dev/null ||
+	    no "--check -f getpw,tmppath,dnspath fails with Landlock"
+else
+	no "$NL not built"
+fi
+
+# set-ID and file-capability programs would run without their
+# privileges (no_new_privs): refused with a reason, never run
+cp /bin/true "$dir/suid"
+chmod 4755 "$dir/suid"
+err=$($X -- "$dir/suid" 2>&1)
+[ $? -eq 126 ] || no "a set-user-ID program was not refused with 126"
+case $err in *"is set-user-ID"*) ;; *) no "set-user-ID: '$err'" ;; esac
+if command -v setcap >/dev/null; then
+	cp /bin/true "$dir/cap"
+	setcap cap_net_raw+ep "$dir/cap" 2>/dev/null &&
+	err=$($X -- "$dir/cap" 2>&1)
+	[ $? -eq 126 ] || no "a file-capability program was not refused"
+	case $err in *"has file capabilities"*) ;;
+	    *) no "file capabilities: '$err'" ;; esac
+else
+	no "setcap missing (libcap2-bin)"
+fi
+
 exit $fail
