@@ -1,7 +1,8 @@
 /*
  * xargs: build command lines from the standard input and run them.
  *
- *	xargs [-0t] [-n max-args] [-P max-procs] [command [initial-arg ...]]
+ *	xargs [-0t] [-a file] [-n max-args] [-P max-procs]
+ *	    [command [initial-arg ...]]
  *
  * Nothing can be executed after tame(), so this xargs is split in two,
  * as OpenBSD's privilege-separated daemons are: before taming, it forks
@@ -15,7 +16,9 @@
  * after taming, for the tests.
  *
  * Input is split at blanks and newlines, with '...', "..." and
- * backslash quoting, or at NUL bytes with -0.  The default command is
+ * backslash quoting, or at NUL bytes with -0; from file with -a (opened
+ * before taming; the commands then keep the standard input).  The
+ * default command is
  * echo.  Exit status as GNU xargs: 123 when a command exited 1 to 125,
  * 124 when one exited 255, 125 when one was killed by a signal, 126 when
  * the command could not run, 127 when it was not found, 1 for bad input.
@@ -40,7 +43,7 @@
 #define MAXARGS		4096		/* items per command line */
 #define LINEMAX		(128 * 1024)	/* bytes of one command line */
 
-static int	 nulsep, trace;
+static int	 nulsep, trace, keep_stdin;
 static long	 maxargs = MAXARGS, maxprocs = 1;
 
 static pid_t	 start_spawner(int *, int *);
@@ -54,14 +57,20 @@ int
 main(int argc, char *argv[])
 {
 	static char *echo[] = { "echo", NULL };
+	FILE *in = stdin;
 	char *end;
 	int ch, to, from, status, worst;
 	pid_t pid;
 
-	while ((ch = getopt(argc, argv, "+0n:P:t")) != -1) {
+	while ((ch = getopt(argc, argv, "+0a:n:P:t")) != -1) {
 		switch (ch) {
 		case '0':
 			nulsep = 1;
+			break;
+		case 'a':
+			if ((in = fopen(optarg, "re")) == NULL)
+				err(1, "%s", optarg);
+			keep_stdin = 1;
 			break;
 		case 'n':
 			maxargs = strtol(optarg, &end, 10);
@@ -97,7 +106,7 @@ main(int argc, char *argv[])
 		fopen("/etc/hostname", "r");
 #endif
 #endif
-	worst = run_lines(stdin, to, from, argv, argc);
+	worst = run_lines(in, to, from, argv, argc);
 	if (waitpid(pid, &status, 0) == -1)
 		err(1, "waitpid");
 	return worst;
@@ -177,8 +186,8 @@ spawner(int in, int out)
 	pid_t pid;
 
 	/* the commands read /dev/null, not the input being split */
-	if ((null = open("/dev/null", O_RDONLY)) == -1 ||
-	    dup2(null, STDIN_FILENO) == -1)
+	if (!keep_stdin && ((null = open("/dev/null", O_RDONLY)) == -1 ||
+	    dup2(null, STDIN_FILENO) == -1))
 		_exit(1);
 
 	while (more || running > 0) {
@@ -379,7 +388,8 @@ run_lines(FILE *fp, int to, int from, char **cmd, int ncmd)
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-0t] [-n max-args] [-P max-procs] "
-	    "[command [initial-arg ...]]\n", program_invocation_short_name);
+	fprintf(stderr, "usage: %s [-0t] [-a file] [-n max-args] "
+	    "[-P max-procs] [command [initial-arg ...]]\n",
+	    program_invocation_short_name);
 	exit(1);
 }

@@ -38,6 +38,12 @@ port no-such-command-here
 printf "'x\n" > "$T/stdin"
 ref xargs
 port
+# items from a file (-a), opened before taming
+seq 1 30 > "$T/items"
+ref xargs -a "$T/items" -n 4 echo
+port -a "$T/items" -n 4 echo
+ref xargs -a "$T/missing" echo
+port -a "$T/missing" echo
 # the commands read /dev/null, not the input
 printf 'one\ntwo\n' > "$T/stdin"
 ref xargs -n 1 sh -c 'cat; echo $0'
@@ -47,6 +53,7 @@ port -n 1 sh -c 'cat; echo $0'
 seq 1 50 > "$T/stdin"
 check_clean -n 7 -P 2 echo
 check_clean -n 7 true
+check_clean -a "$T/items" -n 4 echo
 # after taming, the input splitter cannot touch the filesystem
 check_hook openat rpath -n 5 echo
 exit 0
