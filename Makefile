@@ -135,8 +135,8 @@ $(B)/man/tame-exec.1: man/tame-exec.1
 	cp man/tame-exec.1 $@
 
 include tests/tests.mk
--include bench/bench.mk
 -include ports/ports.mk
+-include bench/bench.mk
 
 deps:
 	@sh .ci/deps.sh

@@ -41,12 +41,18 @@ $(B)/bench/cat-linked: $(B)/ports/cat/cat.untamed.o $(B)/libtame.a
 	$(CC) $(LDFLAGS) -Wl,-u,tame -o $@ $(B)/ports/cat/cat.untamed.o \
 	    $(B)/libtame.a
 
-# tame-cat's object with tame() a 1-instruction allow filter
-# (bench/floor.c): the whole-command floor for any filter at all.
-$(B)/bench/cat-floor: $(B)/ports/cat/cat.o $(B)/bench/floor.o \
+# Each port's tamed object with tame() a 1-instruction allow filter
+# (bench/floor.c): NAME-floor, the whole-command floor for any filter at
+# all (one for each tame() call the port makes).
+PORT_FLOORS	= $(PORT_NAMES:%=$(B)/bench/%-floor)
+define port_floor
+$(B)/bench/$(1)-floor: $(B)/ports/$(1)/$(1).o $(B)/bench/floor.o \
     $(B)/bench/load.o
-	$(CC) $(LDFLAGS) -o $@ $(B)/ports/cat/cat.o $(B)/bench/floor.o \
-	    $(B)/bench/load.o
+	@mkdir -p $$(@D)
+	$$(CC) $$(LDFLAGS) -o $$@ $(B)/ports/$(1)/$(1).o \
+	    $(B)/bench/floor.o $(B)/bench/load.o
+endef
+$(foreach p,$(PORT_NAMES),$(eval $(call port_floor,$(p))))
 
 # The first tame() of a freshly exec'd program (run.sh execs it per sample).
 $(B)/bench/fresh: $(B)/bench/fresh.o $(B)/bench/load.o $(B)/libtame.a
@@ -54,7 +60,7 @@ $(B)/bench/fresh: $(B)/bench/fresh.o $(B)/bench/load.o $(B)/libtame.a
 	    $(B)/libtame.a
 
 .PHONY: bench-build
-bench-build: $(B)/bench/micro $(B)/bench/cat-linked $(B)/bench/cat-floor \
+bench-build: $(B)/bench/micro $(B)/bench/cat-linked $(PORT_FLOORS) \
     $(B)/bench/fresh
 
 bench:

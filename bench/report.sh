@@ -36,8 +36,15 @@ m() {
 q syscalls "$RAW/micro.json" > "$W/syscalls.tsv"
 q floors "$RAW/micro.json" > "$W/floors.tsv"
 q latency "$RAW/micro.json" > "$W/latency.tsv"
+PORT_ROWS=""
+for f in "$RAW"/hf-port-*-1.json; do
+	[ -e "$f" ] || continue
+	f=${f##*/hf-port-}
+	PORT_ROWS="$PORT_ROWS ${f%-1.json}"
+done
 for n in cat-4k link-4k floor-4k cat-100m floor-100m tame-exec-4k \
-    audit-100m strace-100m audit-ls strace-ls audit-parse; do
+    audit-100m strace-100m audit-ls strace-ls audit-parse floor-ping \
+    $(for p in $PORT_ROWS; do echo "port-$p"; done); do
 	ls "$RAW"/hf-$n-*.json >/dev/null 2>&1 || continue
 	q hyperfine -s "$RAW"/hf-$n-*.json > "$W/hf-$n.tsv"
 done
@@ -305,6 +312,26 @@ ratio2() {	# A / B to two places
 			print "-"
 		else printf "%.2f\n", a / b }'
 }
+# the ports: each against its untamed build; ping against its floor too
+PORTS_MD=$W/ports.md
+: > "$PORTS_MD"
+for p in $PORT_ROWS; do
+	r=$(compare "port-$p" "$p-untamed" "tame-$p")
+	printf '| tame-%s `%s` | %s | %s | **%sx** | %s..%sx | %s + %s |\n' \
+	    "$p" "$(awk -F '\t' -v p="$p" '$1 == p { print $2; exit }' \
+	    "$RAW/port-workloads.tsv")" "$(f "$r" 1)" "$(f "$r" 2)" \
+	    "$(f "$r" 3)" "$(f "$r" 4)" "$(f "$r" 5)" "$(f "$r" 6)" \
+	    "$(f "$r" 7)" >> "$PORTS_MD"
+done
+[ -s "$PORTS_MD" ] || echo "| (no port measured) | | | | | |" > "$PORTS_MD"
+if ls "$RAW"/hf-port-ping-*.json >/dev/null 2>&1 &&
+    ls "$RAW"/hf-floor-ping-*.json >/dev/null 2>&1; then
+	CPING=$(compare port-ping ping-untamed tame-ping)
+	CPINGF=$(compare floor-ping ping-untamed ping-floor)
+else
+	CPING=$(printf -- '-\t-\t-\t-\t-')
+	CPINGF=$CPING
+fi
 S100=$(ratio2 "$(f "$CS100" 1)" "$(f "$CA100" 1)")
 SLS=$(ratio2 "$(f "$CSL" 1)" "$(f "$CAL" 1)")
 LPS=$(awk -v l="$(m .audit_log_lines)" -v ms="$(f "$CAP" 2)" 'BEGIN {
@@ -462,7 +489,7 @@ best round is over it, "undecided" when the rounds straddle it.
 | well under libseccomp's compile+load (taken as >= 5x) | libseccomp ${LS:--} µs = ${LSR}x tame()'s | $(verdict "$LSR" ">=" 5) |
 | tamed cat, 4 KiB file, <= its floor's ratio + 0.08 | $(f "$C4K" 3)x (rounds $(f "$C4K" 4)..$(f "$C4K" 5)x); floor $(f "$CFLOOR" 3)x (rounds $(f "$CFLOOR" 4)..$(f "$CFLOOR" 5)x): $(diff3 "$(f "$C4K" 3)" "$(f "$CFLOOR" 3)") | $(verdict "$(diff3 "$(f "$C4K" 3)" "$(f "$CFLOOR" 3)")" "<=" 0.08) (medians) |
 | tamed cat, 100 MB in $(($(m .cat_read_size) / 1024)) KiB reads, <= its floor's ratio + 0.01 | $(f "$C100M" 3)x (rounds $(f "$C100M" 4)..$(f "$C100M" 5)x); floor $(f "$CF100M" 3)x (rounds $(f "$CF100M" 4)..$(f "$CF100M" 5)x): $(diff3 "$(f "$C100M" 3)" "$(f "$CF100M" 3)") | $(verdict "$(diff3 "$(f "$C100M" 3)" "$(f "$CF100M" 3)")" "<=" 0.01) (medians) |
-| tamed ping -c 5000 on loopback, <= its floor's ratio + 0.01 | no ping port yet | not measured |
+| tamed ping -c 5000 -i 0 on loopback, <= its floor's ratio + 0.01 | $(f "$CPING" 3)x (rounds $(f "$CPING" 4)..$(f "$CPING" 5)x); floor $(f "$CPINGF" 3)x (rounds $(f "$CPINGF" 4)..$(f "$CPINGF" 5)x): $(diff3 "$(f "$CPING" 3)" "$(f "$CPINGF" 3)") | $(verdict "$(diff3 "$(f "$CPING" 3)" "$(f "$CPINGF" 3)")" "<=" 0.01) (medians) |
 | \`tame-exec -f stdio,rpath -- /bin/cat\` 4 KiB <= 1.30x bare | $(f "$CEXEC" 3)x (rounds $(f "$CEXEC" 4)..$(f "$CEXEC" 5)x) | $(verdict "$(f "$CEXEC" 3)" "<=" 1.30) (median) |
 | tame-exec on ls -l, grep, sort, sha256sum <= 1.30x bare each | | not measured |
 | \`tame-audit\` on a syscall-heavy command (cat-untamed, 100 MB in 4 KiB reads) <= 25x bare | $(f "$CA100" 3)x (rounds $(f "$CA100" 4)..$(f "$CA100" 5)x); strace alone is ${S100}x bare | $(noisy 25 "$(f "$CA100" 3)" "$(f "$CA100" 4)" "$(f "$CA100" 5)") |
@@ -553,6 +580,17 @@ latency_table
 cat <<EOT
 
 ![tame() latency](latency.svg)
+
+## The ports
+
+Each port (\`ports/NAME/NAME.c\`) tamed against its untamed build, the same
+source with -DNO_TAME, in rounds whose order alternates (hyperfine -N; a
+command reading its standard input runs through \`sh -c\` on both sides).
+Ports that need a terminal or a peer (stty, echo, fdpass) are not timed.
+
+| port and workload | untamed median ms | tamed median ms | ratio (median of rounds) | per-round ratios | runs |
+|---|---:|---:|---:|---:|---:|
+$(cat "$PORTS_MD")
 
 ## Whole commands (hyperfine)
 

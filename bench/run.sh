@@ -190,6 +190,54 @@ hf floor-100m 4 cat-untamed "$B/ports/cat-untamed $BIG" \
 hf tame-exec-4k 60 /bin/cat "/bin/cat $SMALL" \
     tame-exec "$B/tame-exec -f stdio,rpath -- /bin/cat $SMALL"
 
+# --- the ports --------------------------------------------------------
+# Each port tamed against its untamed build (the same source, -DNO_TAME)
+# on a workload of realistic size; ping also against its floor (tame()
+# replaced by a 1-instruction filter).  A port not built is left out,
+# and the report says so.  Fewer rounds than cat's (BENCH_PORT_ROUNDS).
+saved_rounds=$HF_ROUNDS
+HF_ROUNDS=${BENCH_PORT_ROUNDS:-7}
+[ -n "$BENCH_QUICK" ] && HF_ROUNDS=1
+TEXT=$DATA/text-1m
+[ -s "$TEXT" ] || seq 1 60000 | awk '{ printf "%d some words of text %d\n", \
+    ($1 * 7919) % 60000, $1 }' > "$TEXT"
+seq 1 1000 > "$DATA/items"
+# hfp NAME RUNS ARG...: NAME-untamed against tame-NAME
+hfp() {
+	p=$1 r=$2
+	shift 2
+	[ -x "$B/ports/tame-$p" ] || { echo "bench: no tame-$p, skipped"; return; }
+	printf '%s\t%s\n' "$p" "$*" | sed "s|$DATA/||g" \
+	    >> "$RAW/port-workloads.tsv"
+	hf "port-$p" "$r" "$p-untamed" "$B/ports/$p-untamed $*" \
+	    "tame-$p" "$B/ports/tame-$p $*"
+}
+# hfs NAME RUNS SHELLCMD: the same through sh -c, for standard input
+hfs() {
+	p=$1 r=$2 c=$3
+	[ -x "$B/ports/tame-$p" ] || { echo "bench: no tame-$p, skipped"; return; }
+	printf '%s\t%s\n' "$p" "$c" | sed -e "s|$DATA/||g" -e "s|$OUT/||g" \
+	    >> "$RAW/port-workloads.tsv"
+	hf "port-$p" "$r" "$p-untamed" "sh -c '$B/ports/$p-untamed $c'" \
+	    "tame-$p" "sh -c '$B/ports/tame-$p $c'"
+}
+hfp wc 20 "$TEXT"
+hfp head 40 -n 1000 "$TEXT"
+hfp sort 10 -S 256K "$TEXT"
+hfp id 40
+hfp xargs 20 -a "$DATA/items" -n 50 true
+hfp host 40 localhost
+hfs tee 20 "$OUT/tee.out < $TEXT > /dev/null"
+PING_ARGS="-c 5000 -i 0 -q 127.0.0.1"
+[ -n "$BENCH_QUICK" ] && PING_ARGS="-c 50 -i 0 -q 127.0.0.1"
+# shellcheck disable=SC2086
+hfp ping 3 $PING_ARGS
+if [ -x "$B/bench/ping-floor" ]; then
+	hf floor-ping 3 ping-untamed "$B/ports/ping-untamed $PING_ARGS" \
+	    ping-floor "$B/bench/ping-floor $PING_ARGS"
+fi
+HF_ROUNDS=$saved_rounds
+
 # --- tame-audit ---------------------------------------------------------
 # The auditor on a syscall-heavy command (cat-untamed, 100 MB in 4 KiB
 # reads: 50,000 calls) and a typical one (ls -l /usr/bin), against the
