@@ -189,6 +189,19 @@ hf floor-100m 4 cat-untamed "$B/ports/cat-untamed $BIG" \
     cat-floor "$B/bench/cat-floor $BIG"
 hf tame-exec-4k 60 /bin/cat "/bin/cat $SMALL" \
     tame-exec "$B/tame-exec -f stdio,rpath -- /bin/cat $SMALL"
+# tame-exec on more system tools, each under the flags tame-audit
+# suggests for it, against the bare tool
+TEXT=$DATA/text-1m
+[ -s "$TEXT" ] || seq 1 60000 | awk '{ printf "%d some words of text %d\n", \
+    ($1 * 7919) % 60000, $1 }' > "$TEXT"
+hf tame-exec-ls 40 ls "ls -l /usr/bin" \
+    tame-exec "$B/tame-exec -f stdio,rpath,getpw -- ls -l /usr/bin"
+hf tame-exec-grep 40 grep "grep -c 99 $TEXT" \
+    tame-exec "$B/tame-exec -f stdio,rpath -- grep -c 99 $TEXT"
+hf tame-exec-sort 20 sort "sort $TEXT" \
+    tame-exec "$B/tame-exec -f stdio,rpath -- sort $TEXT"
+hf tame-exec-sha256sum 40 sha256sum "sha256sum $TEXT" \
+    tame-exec "$B/tame-exec -f stdio,rpath -- sha256sum $TEXT"
 
 # --- the ports --------------------------------------------------------
 # Each port tamed against its untamed build (the same source, -DNO_TAME)
@@ -198,9 +211,6 @@ hf tame-exec-4k 60 /bin/cat "/bin/cat $SMALL" \
 saved_rounds=$HF_ROUNDS
 HF_ROUNDS=${BENCH_PORT_ROUNDS:-7}
 [ -n "$BENCH_QUICK" ] && HF_ROUNDS=1
-TEXT=$DATA/text-1m
-[ -s "$TEXT" ] || seq 1 60000 | awk '{ printf "%d some words of text %d\n", \
-    ($1 * 7919) % 60000, $1 }' > "$TEXT"
 seq 1 1000 > "$DATA/items"
 # hfp NAME RUNS ARG...: NAME-untamed against tame-NAME
 hfp() {
