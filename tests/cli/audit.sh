@@ -104,6 +104,14 @@ validate "$W/c.json"
 [ "$(jq -c '.check.unneeded' "$W/c.json")" = '[{"flag":"inet","declared":0}]' ] ||
     fail "check unneeded: $(jq -c .check "$W/c.json")"
 
+# a port built with a deliberately wrong call (cat-hook opens a socket
+# after tame(STDIO)): --check names it
+TAME_TEST_HOOK=1 "$AUDIT" --check -o "$W/c" -- build/ports/cat-hook \
+    "$W/in.txt" > /dev/null
+[ $? -eq 3 ] || fail "check cat-hook: want status 3: $(cat "$W/c")"
+grep -q 'socket AF_INET SOCK_STREAM 0 needs inet' "$W/c" ||
+    fail "check cat-hook: $(cat "$W/c")"
+
 # Several runs: kept logs merged, each flag counted
 "$AUDIT" --keep-log "$W/1.log" -o /dev/null -- cat "$W/in.txt" > /dev/null ||
     fail "keep-log 1"
@@ -141,6 +149,9 @@ expect 1 "No such file" "$AUDIT" --from-log "$W/none.log"
 mkdir "$W/empty-path"
 expect 1 "strace not found" env PATH="$W/empty-path" "$AUDIT" -- /bin/true
 expect 1 "never called tame()" "$AUDIT" --check -- true
+# ptrace refused, as under kernel.yama.ptrace_scope=3
+expect 1 "strace could not trace" build/tests/tools/refuse ptrace=EPERM -- \
+    "$AUDIT" -- true
 expect 1 "did not finish within 1 s" "$AUDIT" --timeout 1 -- sleep 20
 # a cut-off log is audited, with a warning
 head -n "$(($(wc -l < "$W/1.log") - 3))" "$W/1.log" > "$W/cut.log"

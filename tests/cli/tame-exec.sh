@@ -84,8 +84,8 @@ fi
 
 # --check with -f: exit 1 when a flag asked for cannot be confined as
 # documented (as on a kernel without Landlock), and say which
-NL=$B/tests/tools/nolandlock
-if [ -x "$NL" ]; then
+NL="$B/tests/tools/refuse landlock_create_ruleset=ENOSYS --"
+if [ -x "$B/tests/tools/refuse" ]; then
 	out=$($NL "$X" -f stdio,getpw --check) &&
 	    no "--check -f getpw without Landlock exited 0"
 	echo "$out" | grep -q '^getpw: cannot be confined here' ||
@@ -95,7 +95,7 @@ if [ -x "$NL" ]; then
 	$X -f stdio,getpw,tmppath,dnspath --check >/dev/null ||
 	    no "--check -f getpw,tmppath,dnspath fails with Landlock"
 else
-	no "$NL not built"
+	no "$B/tests/tools/refuse not built"
 fi
 
 # set-ID and file-capability programs would run without their
