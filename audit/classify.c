@@ -270,7 +270,8 @@ decode(struct call *c, const struct call_text *t)
 	if (strs & ~pathbit & c->has_str)	/* an attribute's name */
 		c->seen.name = c->str[ffs(strs & ~pathbit & c->has_str) - 1];
 	c->seen.self = (int)c->a[0] == t->tgid;
-	if (c->nr == SYS_sendmsg || c->nr == SYS_sendmmsg)
+	if (c->nr == SYS_sendmsg || c->nr == SYS_sendmmsg ||
+	    c->nr == SYS_recvmsg || c->nr == SYS_recvmmsg)
 		c->seen.rights = carries_rights(t->args, t->len);
 	c->not_dns = (c->nr == SYS_connect || c->nr == SYS_sendto ||
 	    c->nr == SYS_sendmsg || c->nr == SYS_sendmmsg) &&
@@ -449,6 +450,14 @@ solve(const struct call *c, struct need *nd)
 		v = tame__verdict(held, c->nr, c->a, &c->seen, &err);
 		if (c->not_dns && (held & TAME_DNSPATH) && !(held & TAME_INET))
 			v = TAME_VERDICT_VIOLATION;	/* see above */
+		/*
+		 * Descriptors that arrived: without cmsg libtame closes
+		 * them on arrival and the program goes without (tame(3)),
+		 * so a program that received some needs cmsg.
+		 */
+		if (c->seen.rights && (c->nr == SYS_recvmsg ||
+		    c->nr == SYS_recvmmsg) && !(held & TAME_CMSG))
+			v = TAME_VERDICT_VIOLATION;
 		if (v == TAME_VERDICT_ALLOW ||
 		    (v == TAME_VERDICT_ERRNO && err == c->err))
 			exact[ne++] = sub;

@@ -41,6 +41,9 @@ struct task {
 	int	 parent;	/* from the first pass; 0 unknown */
 	int	 thread;	/* created with CLONE_THREAD */
 	int	 image;		/* index, or -1 before its first line */
+	int	 forked_decl;	/* the parent's marker when its clone
+				   returned: -2 until then */
+	int	 forked_dead;
 };
 
 static void *
@@ -134,7 +137,8 @@ task(struct procs *p, int pid)
 		p->tasks = xrealloc(p->tasks, (size_t)p->cap *
 		    sizeof(*p->tasks));
 	}
-	p->tasks[p->ntasks] = (struct task){ .pid = pid, .image = -1 };
+	p->tasks[p->ntasks] = (struct task){ .pid = pid, .image = -1,
+	    .forked_decl = -2 };
 	return &p->tasks[p->ntasks++];
 }
 
@@ -167,9 +171,19 @@ image_of(struct procs *p, int pid)
 		if (t->thread)
 			t->image = parent->image;
 		else {
+			/*
+			 * The parent's state when its clone returned, or now
+			 * if it has not yet: a child's first lines can come
+			 * before the parent's clone returns, and the parent
+			 * cannot tame itself again in between.
+			 */
 			pi = &p->images[parent->image];
-			im = new_image(p, pid, pi->dead ? -1 : pi->decl,
-			    pi->exe);
+			if (t->forked_decl != -2)
+				im = new_image(p, pid, t->forked_dead ? -1 :
+				    t->forked_decl, pi->exe);
+			else
+				im = new_image(p, pid, pi->dead ? -1 : pi->decl,
+				    pi->exe);
 			t = task(p, pid);
 			t->image = im;
 		}
@@ -381,6 +395,16 @@ event(struct audit *a, struct procs *p, struct run *r, int run,
 	if (ev->kind != ST_CALL)
 		return;
 	im = image_of(p, ev->pid);
+	if (ev->returned && ev->ret > 0 && creates_task(ev->name,
+	    strlen(ev->name))) {
+		struct task *child = task(p, (int)ev->ret);
+
+		im = image_of(p, ev->pid);	/* task() may move images */
+		if (child->image < 0) {
+			child->forked_decl = im->decl;
+			child->forked_dead = im->dead;
+		}
+	}
 	if ((flags = marker(ev)) >= 0) {
 		if (im->dead)
 			return;

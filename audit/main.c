@@ -253,6 +253,7 @@ trace_command(struct options *o, const char *log, int *from_exec)
 			/* every flag: the marker is what the audit needs */
 			flags_text(TAME_ALL, every, sizeof(every), 0);
 			t.flags = every;
+			t.flags_all = 1;
 		}
 	}
 	if (*from_exec && o->ctx.checking && o->flags != NULL)

@@ -6,9 +6,12 @@
  * done, and TAME_AUDIT=permissive (honoured only under a tracer) makes
  * that call leave its marker in the log without installing a filter.
  * Everything after the marker is the program's own, and nothing stops
- * it at the first call its flags would refuse.  A program that calls
- * tame() itself runs directly, under the same variable: each of its
- * calls leaves a marker with the flags it declared.
+ * it at the first call its flags would refuse.  That run loads no name
+ * service module early ("permissive-cold"): a program suggested fewer
+ * flags would not either, and the audit must see those loads.  A program
+ * that calls tame() itself runs directly, under TAME_AUDIT=permissive:
+ * each of its calls leaves a marker with the flags it declared, and
+ * loads what that call would.
  *
  * strace writes to a file (-o), never to the command's stderr:
  *	-f	every process and thread
@@ -142,7 +145,9 @@ trace_run(const struct trace_opts *o, struct trace_result *r)
 		sigaction(SIGQUIT, &old_quit, NULL);
 		if (o->timeout > 0)
 			setpgid(0, 0);	/* to end it and all it started */
-		setenv("TAME_AUDIT", "permissive", 1);
+		/* under every flag, warm nothing (see tame(3)) */
+		setenv("TAME_AUDIT", o->tame_exec != NULL && o->flags_all ?
+		    "permissive-cold" : "permissive", 1);
 		execv(o->strace, argv);
 		fprintf(stderr, "tame-audit: %s: %s\n", o->strace,
 		    strerror(errno));

@@ -10,6 +10,7 @@ struct trace_opts {
 	const char	*strace;	/* its path */
 	const char	*tame_exec;	/* run CMD through it, or NULL */
 	const char	*flags;		/* tame-exec -f */
+	int		 flags_all;	/* flags is every flag: an audit */
 	char *const	*argv;		/* CMD ARG..., NULL-terminated */
 	const char	*log;		/* strace -o */
 	int		 stack;		/* strace -k */

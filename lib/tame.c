@@ -83,7 +83,10 @@ audit_marker(int flags)
  * TAME_AUDIT=permissive lets an audited run go on past every would-be
  * violation.  Honoured only on the first tame() and only while a tracer
  * already controls the process (and so could do anything a filter
- * forbids), so it never weakens an untraced program.
+ * forbids), so it never weakens an untraced program.  Returns 0, or 1
+ * for "permissive" (the name service is warmed as a real call would
+ * warm it), or 2 for "permissive-cold" (it is not: tame-audit's runs
+ * under every flag, which must see what a run of fewer flags would).
  */
 static int
 permissive_requested(void)
@@ -91,9 +94,15 @@ permissive_requested(void)
 	const char *v = getenv("TAME_AUDIT");
 	char buf[1024], *p;
 	ssize_t n;
-	int fd;
+	int fd, mode;
 
-	if (v == NULL || strcmp(v, "permissive") != 0)
+	if (v == NULL)
+		return 0;
+	if (strcmp(v, "permissive") == 0)
+		mode = 1;
+	else if (strcmp(v, "permissive-cold") == 0)
+		mode = 2;
+	else
 		return 0;
 	if ((fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC)) == -1)
 		return 0;
@@ -104,7 +113,7 @@ permissive_requested(void)
 	buf[n] = '\0';
 	if ((p = strstr(buf, "TracerPid:")) == NULL)
 		return 0;
-	return strtol(p + 10, NULL, 10) != 0;
+	return strtol(p + 10, NULL, 10) != 0 ? mode : 0;
 }
 
 static int
@@ -197,13 +206,11 @@ tame_locked(int flags)
 		audit_marker(flags);	/* nothing narrows: nothing new */
 		return 0;
 	}
-	if (!tame__state.tamed && permissive_requested())
-		tame__state.permissive = 1;
+	if (!tame__state.tamed)
+		tame__state.permissive = permissive_requested();
 	if (tame__state.permissive) {
-		/*
-		 * No warming: the audit must see the name service load, as
-		 * it does after tame() under flags that do not warm it.
-		 */
+		if (tame__state.permissive == 1)
+			tame__warm(want);	/* as the real call would */
 		audit_marker(flags);
 		tame__state.held = want;
 		tame__state.tamed = 1;

@@ -13,7 +13,8 @@
 struct tame_state {
 	int	held;		/* expanded flags (tame_expand), NOUNIX */
 	int	tamed;		/* a filter is in place (or permissive) */
-	int	permissive;	/* TAME_AUDIT=permissive under a tracer */
+	int	permissive;	/* TAME_AUDIT under a tracer: 1 permissive,
+				   2 permissive-cold (no warming) */
 	int	landlock_ok;	/* what the newest filter was compiled with */
 	int	unix_on_pid;	/* the process that turned message checks on
 				   after its first tame() (cmsg.c) */
