@@ -594,8 +594,9 @@ cat <<EOT
 
 Each port (\`ports/NAME/NAME.c\`) tamed against its untamed build, the same
 source with -DNO_TAME, in rounds whose order alternates (hyperfine -N; a
-command reading its standard input runs through \`sh -c\` on both sides).
-Ports that need a terminal or a peer (stty, echo, fdpass) are not timed.
+command reading its standard input runs through \`sh -c\` on both sides,
+and the ports that need a peer or a terminal run through
+\`bench/pair.sh\`, whose shell, fifo and \`script\` both sides share).
 
 | port and workload | untamed median ms | tamed median ms | ratio (median of rounds) | per-round ratios | runs |
 |---|---:|---:|---:|---:|---:|

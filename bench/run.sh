@@ -238,6 +238,19 @@ hfp id 40
 hfp xargs 20 -a "$DATA/items" -n 50 true
 hfp host 40 localhost
 hfs tee 20 "$OUT/tee.out < $TEXT > /dev/null"
+# hfpair KIND RUNS WORKLOAD: the ports that need a peer, through
+# bench/pair.sh on both sides
+hfpair() {
+	p=$1 r=$2
+	[ -x "$B/ports/tame-$p" ] || { echo "bench: no tame-$p, skipped"; return; }
+	printf '%s\t%s\n' "$p" "$3" >> "$RAW/port-workloads.tsv"
+	hf "port-$p" "$r" "$p-untamed" \
+	    "sh bench/pair.sh $p $B/ports/$p-untamed $TEXT" \
+	    "tame-$p" "sh bench/pair.sh $p $B/ports/tame-$p $TEXT"
+}
+hfpair echo 20 "1 MB through a loopback server and client, both the build"
+hfpair fdpass 20 "a 1 MB file passed by descriptor and printed"
+hfpair stty 20 "size, on a new pseudo-terminal (script -qec)"
 PING_ARGS="-c 5000 -i 0 -q 127.0.0.1"
 [ -n "$BENCH_QUICK" ] && PING_ARGS="-c 50 -i 0 -q 127.0.0.1"
 # shellcheck disable=SC2086
