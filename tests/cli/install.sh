@@ -18,9 +18,24 @@ grep -q '^prefix=/usr/local$' "$dir/stage/usr/local/lib/pkgconfig/libtame.pc" ||
 P=$dir/prefix
 for f in include/tame.h lib/libtame.a lib/libtame.so lib/libtame.so.0 \
     lib/pkgconfig/libtame.pc lib/tame/libtame-preload.so bin/tame-exec \
-    share/man/man3/tame.3 share/man/man1/tame-exec.1; do
+    bin/tame-audit share/man/man3/tame.3 share/man/man1/tame-exec.1 \
+    share/man/man1/tame-audit.1; do
 	[ -e "$P/$f" ] || no "missing $f"
 done
+# every port, as tame-NAME, and never its test or untamed builds
+for d in ports/*/; do
+	n=${d#ports/}
+	n=${n%/}
+	[ -x "$P/bin/tame-$n" ] || no "missing bin/tame-$n"
+done
+ls "$P/bin" | grep -q -- '-hook$\|-untamed$' && no "a test build was installed"
+# the installed tame-audit finds the installed tame-exec
+printf 'x\n' > "$dir/in"
+[ "$("$P/bin/tame-audit" --flags-only -o /dev/stdout -- cat "$dir/in" |
+    tail -n 1)" = stdio,rpath ] || no "the installed tame-audit does not work"
+make -s uninstall PREFIX="$dir/prefix" >/dev/null || no "make uninstall failed"
+[ -z "$(find "$P" -type f)" ] || no "uninstall left: $(find "$P" -type f)"
+make -s install PREFIX="$dir/prefix" >/dev/null || no "make install again failed"
 [ "$(readelf -d "$P/lib/libtame.so" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')" = \
     libtame.so.0 ] || no "soname is not libtame.so.0"
 # only the public API is exported
