@@ -327,7 +327,8 @@ PORTS_MD=$W/ports.md
 for p in $PORT_ROWS; do
 	r=$(compare "port-$p" "$p-untamed" "tame-$p")
 	printf '| tame-%s `%s` | %s | %s | **%sx** | %s..%sx | %s + %s |\n' \
-	    "$p" "$(awk -F '\t' -v p="$p" '$1 == p { print $2; exit }' \
+	    "$p" "$(awk -F '\t' -v p="$p" '$1 == p {
+		print ($2 == "" ? "(no arguments)" : $2); exit }' \
 	    "$RAW/port-workloads.tsv")" "$(f "$r" 1)" "$(f "$r" 2)" \
 	    "$(f "$r" 3)" "$(f "$r" 4)" "$(f "$r" 5)" "$(f "$r" 6)" \
 	    "$(f "$r" 7)" >> "$PORTS_MD"
@@ -397,7 +398,7 @@ verdict() {
 diff3() {
 	awk -v a="$1" -v b="$2" 'BEGIN {
 		if (a == "-" || a == "" || b == "-" || b == "") print "-"
-		else printf "+%.3f\n", a - b }'
+		else printf "%+.3f\n", a - b }'
 }
 # noisy LIMIT MEDIAN LO HI: a verdict that knows the spread: "met" when
 # even the worst round is within LIMIT, "not met" when even the best is
