@@ -387,14 +387,13 @@ make_key(const struct call *c, char *key, size_t len)
 			 * whose paths hold it (and whether it is empty: an
 			 * fstat): one need for every path alike.
 			 */
-			int r = tame__path_grantors(c->seen.path, TL_READ);
+			int full, r = tame__path_grantors_each(c->seen.path,
+			    &full);
 
 			*p++ = c->seen.path[0] == '\0' ? 'e' : 'p';
 			p = put_hex(p, end, (uint32_t)r);
 			*p++ = ',';
-			/* full rights are granted only where reading is */
-			p = put_hex(p, end, r == 0 ? 0 : (uint32_t)
-			    tame__path_grantors(c->seen.path, TL_FULL));
+			p = put_hex(p, end, (uint32_t)full);
 		} else if (c->has_str & (1 << i)) {
 			*p++ = 's';
 			p = put_str(p, end, c->str[i]);

@@ -130,9 +130,19 @@ string_end(const char *s, size_t len, size_t i)
 static size_t
 skip(const char *s, size_t len, size_t i)
 {
+	/* the characters that can start or end something */
+	static const unsigned char stop[256] = {
+		['"'] = 1, ['/'] = 1, ['<'] = 1, ['('] = 1, ['['] = 1,
+		['{'] = 1, [')'] = 1, [']'] = 1, ['}'] = 1, [','] = 1,
+	};
 	int depth = 0;
 
 	while (i < len) {
+		/* most of a log is plain text between those: pass it fast */
+		while (i < len && !stop[(unsigned char)s[i]])
+			i++;
+		if (i >= len)
+			break;
 		switch (s[i]) {
 		case '"':
 			i = string_end(s, len, i + 1) + 1;
@@ -329,6 +339,27 @@ term(const char *a, size_t len, size_t i, long long *v)
 	if (len - i >= 8 && strncmp(a + i, "AT_FDCWD", 8) == 0) {
 		*v = -100;
 		i += 8;
+	} else if (i < len && a[i] >= '1' && a[i] <= '9') {
+		/* a plain decimal, most numbers: read in place */
+		unsigned long long u = 0;
+		size_t k0 = i;
+
+		while (i < len && a[i] >= '0' && a[i] <= '9' && i - k0 < 19)
+			u = u * 10 + (unsigned)(a[i++] - '0');
+		if (i < len && (isxdigit((unsigned char)a[i]) || a[i] == 'x'))
+			return 0;	/* not a decimal after all */
+		*v = (long long)u;
+	} else if (len - i > 2 && a[i] == '0' && a[i + 1] == 'x' &&
+	    isxdigit((unsigned char)a[i + 2])) {
+		/* hex, as -X verbose prints flags and addresses */
+		unsigned long long u = 0;
+		size_t k0 = i += 2;
+
+		while (i < len && isxdigit((unsigned char)a[i]) && i - k0 < 16)
+			u = u * 16 + (unsigned)hexval(a[i++]);
+		if (i < len && isxdigit((unsigned char)a[i]))
+			return 0;
+		*v = (long long)u;
 	} else {
 		for (k = 0; i < len && k < sizeof(num) - 1 &&
 		    (isxdigit((unsigned char)a[i]) || a[i] == 'x' ||

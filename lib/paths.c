@@ -58,6 +58,23 @@ tame__path_grantors(const char *path, int rights)
 }
 
 int
+tame__path_grantors_each(const char *path, int *full)
+{
+	int i, read = 0;
+
+	*full = 0;
+	if (path == NULL || !canonical(path))
+		return 0;
+	for (i = 0; i < tame_nlpaths; i++)
+		if (beneath(tame_lpaths[i].path, path)) {
+			read |= tame_lpaths[i].flag;
+			if (tame_lpaths[i].rights >= TL_FULL)
+				*full |= tame_lpaths[i].flag;
+		}
+	return read;
+}
+
+int
 tame__path_granted(int held, const char *path, int rights)
 {
 	return (tame__path_grantors(path, rights) & held) != 0;

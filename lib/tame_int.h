@@ -63,6 +63,8 @@ int	tame__writable(uint64_t dst, size_t len);	/* len >= 4 */
 /* Paths the flags grant (paths.c): held flags, TL_READ or TL_FULL. */
 int	tame__path_grantors(const char *path, int rights);
 int	tame__path_granted(int held, const char *path, int rights);
+/* Both at once: the flags granting reading, and in *full everything. */
+int	tame__path_grantors_each(const char *path, int *full);
 
 /*
  * What the handler read of a trapped call beyond its registers: the
