@@ -12,6 +12,10 @@
 #				NAME-hook ARG... with TAME_TEST_HOOK=1 dies
 #				of SIGSYS after one line naming CALL and FLAG
 #				(FLAG "-": a call no flag allows)
+#	check_narrows FILE	tame-NAME FILE FILE tames to stdio|rpath,
+#				opens both, then tames to stdio; reading
+#				stdin alone it tames to stdio at once
+#	check_untamed ARG...	NAME-untamed ARG... never calls tame()
 #
 # Standard input is $T/stdin when that file exists, else /dev/null.
 B=${B:-build}
@@ -77,4 +81,26 @@ check_hook() {
 	[ "$flag" = - ] && want="is not allowed after tame()"
 	grep -q "^$NAME-hook\[[0-9]*\]: tame: $call.* $want" "$T/hook.err" ||
 	    fail "$NAME-hook $*: the line should name $call and $flag: $(cat "$T/hook.err")"
+}
+
+check_narrows() {
+	command -v strace > /dev/null || fail "strace not installed"
+	strace -f -o "$T/trace" -e trace=write,openat "$PORT" "$1" "$1" \
+	    > /dev/null 2>&1 || fail "under strace: status $?"
+	awk -v f="$1" '/tame:0x7"/ { s = 1 }
+	    s == 1 && /openat/ && index($0, "\"" f "\"") { n++ }
+	    /tame:0x3"/ { if (n == 2) ok = 1 } END { exit !ok }' "$T/trace" ||
+	    fail "not tame:0x7, two opens, then tame:0x3: $(grep -E 'tame:|openat' "$T/trace")"
+	strace -f -o "$T/trace" -e trace=write "$PORT" < "$1" > /dev/null \
+	    2>&1 || fail "stdin under strace: status $?"
+	grep -q 'tame:0x7' "$T/trace" && fail "stdin only, yet tame:0x7"
+	grep -q 'tame:0x3' "$T/trace" || fail "stdin only, no tame:0x3"
+}
+
+check_untamed() {
+	command -v strace > /dev/null || fail "strace not installed"
+	strace -f -o "$T/trace" -e trace=write "$B/ports/$NAME-untamed" "$@" \
+	    > /dev/null 2>&1 < /dev/null
+	grep -q 'tame:0x' "$T/trace" && fail "$NAME-untamed is tamed"
+	return 0
 }
