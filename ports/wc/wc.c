@@ -302,7 +302,14 @@ count_chars(int fd, struct counts *c)
 			c->chars++;
 			if (wc == L'\n')
 				c->lines++;
-			if (iswspace(wc) || is_nbsp(wc)) {
+			/*
+			 * As GNU wc: the ASCII blanks separate words; beyond
+			 * them only printable characters count, spaces and
+			 * no-break spaces separating (so U+2028 and U+2029,
+			 * not printable, do neither).
+			 */
+			if (wc == L' ' || (wc >= L'\t' && wc <= L'\r') ||
+			    (iswprint(wc) && (iswspace(wc) || is_nbsp(wc)))) {
 				c->words += inword;
 				inword = 0;
 			} else if (iswprint(wc))

@@ -28,6 +28,9 @@ printf 'caf\303\251 \342\202\254 na\303\257ve\342\200\203x\302\240y\n' \
     > "$T/utf8"
 printf 'a\342\200\257b a\342\201\240b \342\200\213 \302\205 \377z\300\n' \
     >> "$T/utf8"
+# U+2028 and U+2029 are spaces but not printable: GNU wc takes them for
+# neither a word nor a separator (random input found this once)
+printf 'a\342\200\250b c\342\200\251\032\231d\n' >> "$T/utf8"
 printf 'tail \360\237\230\200 \360\237\230' >> "$T/utf8"
 # random bytes, long enough that characters straddle reads
 head -c 200000 /dev/urandom > "$T/random"
