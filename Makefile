@@ -49,7 +49,8 @@ MANS		= $(B)/man/tame.3 $(B)/man/tame-exec.1 $(B)/man/tame-audit.1
 # tame-audit, by stage (audit/audit.h says which file does what).
 AUDIT_SRCS	= audit/main.c audit/trace.c audit/parse.c audit/log.c \
 		  audit/classify.c audit/cover.c audit/findings.c \
-		  audit/where.c audit/imports.c audit/coverage.c audit/report.c
+		  audit/where.c audit/imports.c audit/coverage.c audit/report.c \
+		  audit/xalloc.c
 AUDIT_OBJS	= $(AUDIT_SRCS:%.c=$(B)/%.o)
 AUDIT_LIB_OBJS	= $(filter-out $(B)/audit/main.o,$(AUDIT_OBJS))
 

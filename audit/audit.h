@@ -102,6 +102,11 @@ struct audit {
 	void		*cache;		/* classify.c's */
 };
 
+/* xalloc.c: allocations that exit with a message when memory is out. */
+void	*xcalloc(size_t, size_t);
+void	*xrealloc(void *, size_t);
+char	*xstrdup(const char *);
+
 struct audit	*audit_new(void);
 void		 audit_free(struct audit *);
 void		 classify_free(struct audit *);

@@ -55,26 +55,6 @@ struct cache {
 	size_t		 cap, used;
 };
 
-static void *
-xmalloc(size_t n)
-{
-	void *p = malloc(n);
-
-	if (p == NULL) {
-		perror("tame-audit");
-		exit(1);
-	}
-	return p;
-}
-
-static char *
-xstrdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-
-	return memcpy(xmalloc(n), s, n);
-}
-
 static uint64_t
 hash(const char *s)
 {
@@ -95,11 +75,7 @@ lookup(struct cache *c, const char *key)
 		old = c->slots;
 		n = c->cap;
 		c->cap = n == 0 ? 256 : n * 2;
-		c->slots = calloc(c->cap, sizeof(*c->slots));
-		if (c->slots == NULL) {
-			perror("tame-audit");
-			exit(1);
-		}
+		c->slots = xcalloc(c->cap, sizeof(*c->slots));
 		for (i = 0; i < n; i++)
 			if (old[i].key != NULL)
 				*lookup(c, old[i].key) = old[i];
@@ -307,33 +283,18 @@ decided_by(int nr)
 {
 	static struct decides *table;
 	static int max;
-	const struct tame_rule *r;
 	struct decides *d;
-	int i, k;
 
 	if (table == NULL) {
 		max = tame_syscall_max();
-		if ((table = calloc((size_t)max + 1, sizeof(*table))) == NULL) {
-			perror("tame-audit");
-			exit(1);
-		}
+		table = xcalloc((size_t)max + 1, sizeof(*table));
 	}
 	if (nr < 0 || nr > max)
 		return &table[0];	/* never asked: decode() refused it */
 	d = &table[nr];
 	if (d->known)
 		return d;
-	for (i = 0; i < tame_nrules; i++) {
-		r = &tame_rules[i];
-		if (r->nr != nr)
-			continue;
-		for (k = 0; k < TAME_MAXCOND; k++)
-			if (r->cond[k].op == TC_IN)
-				d->mask[r->cond[k].arg] |= r->cond[k].mask;
-			else if (r->cond[k].op == TC_NULL ||
-			    r->cond[k].op == TC_NOTNULL)
-				d->nul |= 1 << r->cond[k].arg;
-	}
+	d->nul = tame__decided(nr, d->mask);
 	d->strings = tame__string_args(nr);
 	d->path_arg = tame__path_arg(nr);
 	d->known = 1;
@@ -555,12 +516,8 @@ new_need(struct audit *a)
 {
 	if (a->nneeds == a->needs_cap) {
 		a->needs_cap = a->needs_cap == 0 ? 64 : a->needs_cap * 2;
-		a->needs = realloc(a->needs, (size_t)a->needs_cap *
+		a->needs = xrealloc(a->needs, (size_t)a->needs_cap *
 		    sizeof(*a->needs));
-		if (a->needs == NULL) {
-			perror("tame-audit");
-			exit(1);
-		}
 	}
 	memset(&a->needs[a->nneeds], 0, sizeof(a->needs[0]));
 	a->needs[a->nneeds].first_obs = -1;
@@ -577,13 +534,8 @@ classify(struct audit *a, const struct call_text *t)
 	char key[PATH_MAX * 2 + 256];
 	int id;
 
-	if (a->cache == NULL) {
-		a->cache = calloc(1, sizeof(struct cache));
-		if (a->cache == NULL) {
-			perror("tame-audit");
-			exit(1);
-		}
-	}
+	if (a->cache == NULL)
+		a->cache = xcalloc(1, sizeof(struct cache));
 	cache = a->cache;
 	if (decode(&c, t) == -1)
 		snprintf(key, sizeof(key), "?%s", t->name);

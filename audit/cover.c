@@ -98,10 +98,7 @@ cover_solve(const struct need *const *needs, int n, int floor, int exact,
 	int best = TAME_ALL, best_count = 99, c, pass;
 	long best_reach = 0;
 
-	if ((d = malloc(((size_t)n + 1) * sizeof(*d))) == NULL) {
-		perror("tame-audit");
-		exit(1);
-	}
+	d = xcalloc((size_t)n + 1, sizeof(*d));
 	for (i = 0; i < n; i++) {
 		if ((exact ? needs[i]->nexact : needs[i]->nalts) == 0)
 			continue;	/* no set meets it: reported apart */

@@ -11,6 +11,7 @@
  *			calls they do not allow (violations), and flags
  *			nothing after it needed
  */
+#include <err.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,18 +20,6 @@
 #include "audit.h"
 #include "policy.h"
 
-static void *
-xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n == 0 ? 1 : n, size);
-
-	if (p == NULL) {
-		perror("tame-audit");
-		exit(1);
-	}
-	return p;
-}
-
 void
 findings_warn(struct findings *f, const char *fmt, ...)
 {
@@ -38,17 +27,11 @@ findings_warn(struct findings *f, const char *fmt, ...)
 	char *s;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) == -1) {
-		perror("tame-audit");
-		exit(1);
-	}
+	if (vasprintf(&s, fmt, ap) == -1)
+		err(1, NULL);
 	va_end(ap);
-	f->warnings = realloc(f->warnings, ((size_t)f->nwarnings + 1) *
+	f->warnings = xrealloc(f->warnings, ((size_t)f->nwarnings + 1) *
 	    sizeof(*f->warnings));
-	if (f->warnings == NULL) {
-		perror("tame-audit");
-		exit(1);
-	}
 	f->warnings[f->nwarnings++] = s;
 }
 

@@ -46,28 +46,6 @@ struct task {
 	int	 forked_dead;
 };
 
-static void *
-xrealloc(void *p, size_t n)
-{
-	if ((p = realloc(p, n)) == NULL) {
-		perror("tame-audit");
-		exit(1);
-	}
-	return p;
-}
-
-static char *
-xstrdup(const char *s)
-{
-	char *d = strdup(s);
-
-	if (d == NULL) {
-		perror("tame-audit");
-		exit(1);
-	}
-	return d;
-}
-
 /* A descriptor made by a call that a soft denial could refuse. */
 struct fdnote {
 	int	 tgid, fd, need;
@@ -399,7 +377,6 @@ event(struct audit *a, struct procs *p, struct run *r, int run,
 	    strlen(ev->name))) {
 		struct task *child = task(p, (int)ev->ret);
 
-		im = image_of(p, ev->pid);	/* task() may move images */
 		if (child->image < 0) {
 			child->forked_decl = im->decl;
 			child->forked_dead = im->dead;
@@ -529,13 +506,7 @@ audit_read_log(struct audit *a, const char *path, int from_exec, char *err,
 struct audit *
 audit_new(void)
 {
-	struct audit *a = calloc(1, sizeof(*a));
-
-	if (a == NULL) {
-		perror("tame-audit");
-		exit(1);
-	}
-	return a;
+	return xcalloc(1, sizeof(struct audit));
 }
 
 static void

@@ -461,13 +461,14 @@ from_libtame_only(const struct tame_rule *r)
 
 /*
  * The arguments the table decides this call by, and the union of the
- * masks it applies to each: only those bits are shown.
+ * masks it applies to each: the violation line shows only those bits,
+ * and tame-audit keys its cache by them.
  */
-static void
-decided_masks(int nr, uint32_t mask[6])
+int
+tame__decided(int nr, uint32_t mask[6])
 {
 	const struct tame_rule *r;
-	int i, k;
+	int i, k, nul = 0;
 
 	for (i = 0; i < 6; i++)
 		mask[i] = 0;
@@ -478,7 +479,11 @@ decided_masks(int nr, uint32_t mask[6])
 		for (k = 0; k < TAME_MAXCOND && r->cond[k].op != TC_END; k++)
 			if (r->cond[k].op == TC_IN)
 				mask[r->cond[k].arg] |= r->cond[k].mask;
+			else if (r->cond[k].op == TC_NULL ||
+			    r->cond[k].op == TC_NOTNULL)
+				nul |= 1 << r->cond[k].arg;
 	}
+	return nul;
 }
 
 void
@@ -497,7 +502,7 @@ tame__describe(struct tame_line *l, const struct tame_call *c)
 		tame__put(l, "syscall ");
 		tame__put_num(l, c->nr);
 	}
-	decided_masks(c->nr, mask);
+	(void)tame__decided(c->nr, mask);
 	for (i = 0; i < 6; i++) {
 		kind = a != NULL ? a->kind[i] : K_INT;
 		if (kind == K_PATH || kind == K_STR) {

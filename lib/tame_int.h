@@ -52,6 +52,13 @@ void	tame__describe(struct tame_line *, const struct tame_call *);
 /* The argument of nr that is a path, or -1. */
 int	tame__path_arg(int nr);
 
+/*
+ * What the table decides a program's call nr by: the union of the masks
+ * its rows compare each argument with, into mask; returns the arguments
+ * whose NULL-ness a row tests (bit i).
+ */
+int	tame__decided(int nr, uint32_t mask[6]);
+
 /* Bit i set: argument i of nr is a string (a path, an attribute name). */
 int	tame__string_args(int nr);
 
