@@ -143,7 +143,8 @@ names_other_port(const char *text, size_t len)
 		return 0;
 	p += 12;
 	for (port = 0; p < end && *p >= '0' && *p <= '9'; p++)
-		port = port * 10 + (*p - '0');
+		if (port <= 65535)	/* past it: no port, and no overflow */
+			port = port * 10 + (*p - '0');
 	return port != 53;
 }
 
@@ -245,7 +246,7 @@ decode(struct call *c, const struct call_text *t)
 		c->seen.path = c->str[i];
 	if (strs & ~pathbit & c->has_str)	/* an attribute's name */
 		c->seen.name = c->str[ffs(strs & ~pathbit & c->has_str) - 1];
-	c->seen.self = (int)c->a[0] == t->tgid;
+	c->seen.pid = t->tgid;
 	if (c->nr == SYS_sendmsg || c->nr == SYS_sendmmsg ||
 	    c->nr == SYS_recvmsg || c->nr == SYS_recvmmsg)
 		c->seen.rights = carries_rights(t->args, t->len);
@@ -336,7 +337,7 @@ make_key(const struct call *c, char *key, size_t len)
 	p = put_hex(p, end, (uint32_t)c->nr);
 	*p++ = '|';
 	p = put_hex(p, end, (uint32_t)c->err);
-	*p++ = c->seen.self ? 's' : '-';
+	*p++ = (int)c->a[0] == c->seen.pid ? 's' : '-';	/* TC_SELF */
 	*p++ = c->seen.rights ? 'r' : '-';
 	*p++ = c->truncated ? 't' : '-';
 	*p++ = c->not_dns ? 'n' : '-';

@@ -125,6 +125,7 @@ static struct workspace *const w = &arena.w;
 struct emitter {
 	struct tame_prog *p;
 	uint64_t	 gate;
+	int		 pid;		/* what TC_SELF compares with */
 	int		 overflow;
 };
 
@@ -229,6 +230,30 @@ row_covers(const struct tame_rule *a, const struct tame_rule *b)
 	return 1;
 }
 
+/* Does the row compare an argument with the process's pid? */
+static int
+row_asks_self(const struct tame_rule *r)
+{
+	int i;
+
+	for (i = 0; i < TAME_MAXCOND && r->cond[i].op; i++)
+		if (r->cond[i].op == TC_SELF)
+			return 1;
+	return 0;
+}
+
+/* Does any row of the leaf? */
+static int
+leaf_asks_self(const struct leaf *l)
+{
+	int i;
+
+	for (i = 0; i < l->nrows; i++)
+		if (row_asks_self(&tame_rules[w->pool[l->first + i].row]))
+			return 1;
+	return 0;
+}
+
 /*
  * The applicable rows of one call (by_nr[lo, hi)) up to the first that
  * needs no argument test, which becomes the fallback; appended to the
@@ -246,7 +271,8 @@ leaf_build(struct leaf *l, int lo, int hi, const struct tame_target *t)
 	l->nrows = 0;
 	for (i = lo; i < hi; i++) {
 		r = &tame_rules[w->by_nr[i]];
-		if (!tame_rule_applies(r, t->held))
+		if (!tame_rule_applies(r, t->held) ||
+		    (t->pid <= 0 && row_asks_self(r)))
 			continue;
 		if (r->cond[0].op == TC_END) {
 			l->fallback = tame_rule_ret(r, t->held, t->landlock_ok);
@@ -376,6 +402,8 @@ cond_len(const struct tame_cond *c, int loaded)
 	case TC_NOTNULL:
 	case TC_GATE:
 		return 4;		/* two halves, load and compare each */
+	case TC_SELF:
+		return 2;		/* the low half only, as the kernel */
 	}
 	len = loaded ? 0 : 1 + (c->mask != 0xffffffffu);
 	for (n = value_runs(c, r), i = 0; i < n; i++)
@@ -501,6 +529,12 @@ emit_cond(struct emitter *e, const struct tame_cond *c, int loaded, int ok,
 		at = p->len;
 		emit(e, BPF_JMP | BPF_JEQ | BPF_K, hi, offset(e, at, ok),
 		    offset(e, at, fail));
+		return;
+	case TC_SELF:
+		emit_load(e, OFF_ARG(c->arg));
+		at = p->len;
+		emit(e, BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)e->pid,
+		    offset(e, at, ok), offset(e, at, fail));
 		return;
 	case TC_NOTNULL:
 		/* either half nonzero matches */
@@ -980,7 +1014,7 @@ int
 tame_compile(const struct tame_target *next, const struct tame_target *prev,
     uint64_t gate, struct tame_prog *out)
 {
-	struct emitter e = { out, gate, 0 };
+	struct emitter e = { out, gate, next->pid, 0 };
 	struct leaf l, old;
 	int nr, lo, hi, mark;
 	/* numbers at and above this one share the last range before x32 */
@@ -1008,7 +1042,12 @@ tame_compile(const struct tame_target *next, const struct tame_target *prev,
 			mark = w->npool;
 			leaf_build(&old, lo, hi, prev);
 			w->npool = mark;
-			if (leaf_equal(&l, &old)) {
+			/*
+			 * Alike only for the same process: the older
+			 * filter may be a parent's, made for its pid.
+			 */
+			if (leaf_equal(&l, &old) && (prev->pid == next->pid ||
+			    !leaf_asks_self(&l))) {
 				/* the older filter already answers this call */
 				w->npool = l.first;
 				l.nrows = 0;

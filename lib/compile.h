@@ -19,6 +19,8 @@ struct tame_prog {
 struct tame_target {
 	int		 held;		/* expanded flags (tame_expand) */
 	int		 landlock_ok;	/* Landlock rows may be allowed */
+	int		 pid;		/* the process it is for (TC_SELF
+					   rows); 0: those rows never match */
 };
 
 /*

@@ -479,6 +479,8 @@ tame__decided(int nr, uint32_t mask[6])
 		for (k = 0; k < TAME_MAXCOND && r->cond[k].op != TC_END; k++)
 			if (r->cond[k].op == TC_IN)
 				mask[r->cond[k].arg] |= r->cond[k].mask;
+			else if (r->cond[k].op == TC_SELF)	/* a pid */
+				mask[r->cond[k].arg] = 0xffffffffu;
 			else if (r->cond[k].op == TC_NULL ||
 			    r->cond[k].op == TC_NOTNULL)
 				nul |= 1 << r->cond[k].arg;

@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gate.h"
 #include "policy.h"
@@ -213,31 +214,20 @@ statx_call(int held, struct tame_call *c, long *ret)
 	return 0;
 }
 
-/* kill, tkill, tgkill: only this process. */
+/*
+ * tkill: a thread of this process only.  Made as tgkill of this process,
+ * which the filter allows from anywhere (TC_SELF) and the kernel refuses
+ * with ESRCH for a thread of any other; no signal needs the gate.
+ */
 static int
 signal_call(struct tame_call *c, long *ret)
 {
 	long pid = tame__gate(SYS_getpid, 0, 0, 0, 0, 0, 0);
-	const uint64_t *a = c->a;
 
-	if (!tame__trap_allows(tame__state.held, c->nr, a,
-	    &(struct tame_seen){ .self = (pid_t)a[0] == pid }))
-		return -1;
-	switch (c->nr) {
-	case SYS_kill:
-		*ret = tame__gate(SYS_kill, pid, (long)a[1], 0, 0, 0, 0);
-		return 0;
-	case SYS_tgkill:
-		*ret = tame__gate(SYS_tgkill, pid, (long)a[1], (long)a[2], 0,
-		    0, 0);
-		return 0;
-	case SYS_tkill:
-		/* only threads of this process: tgkill says ESRCH otherwise */
-		*ret = tame__gate(SYS_tgkill, pid, (long)a[0], (long)a[1], 0,
-		    0, 0);
-		return 0;
-	}
-	return -1;
+	*ret = syscall(SYS_tgkill, pid, (long)c->a[0], (long)c->a[1]);
+	if (*ret == -1)
+		*ret = -errno;
+	return 0;
 }
 
 /* Attribute names a WPATH process may set or remove. */
@@ -300,9 +290,7 @@ tame__emulate(int held, struct tame_call *c, long *ret)
 		return stat_call(held, c, ret);
 	case SYS_statx:
 		return statx_call(held, c, ret);
-	case SYS_kill:
 	case SYS_tkill:
-	case SYS_tgkill:
 		return signal_call(c, ret);
 	case SYS_setxattr:
 	case SYS_lsetxattr:
@@ -399,9 +387,6 @@ tame__trap_allows(int held, int nr, const uint64_t a[6],
 		flags = (int)a[2];
 		return ((flags & AT_EMPTY_PATH) && path[0] == '\0') ||
 		    tame__path_granted(held, path, TL_READ);
-	case SYS_kill:
-	case SYS_tgkill:
-		return s->self;
 	case SYS_tkill:
 		return 1;	/* tgkill(self, tid): ESRCH if not ours */
 	case SYS_setxattr:

@@ -3,7 +3,8 @@
  *
  * The filter lets a few calls through only when they return to this one
  * address (seccomp_data.instruction_pointer): the violation report on
- * stderr, a checked signal to self, the paths tame() hands to Landlock.
+ * stderr, the paths tame() hands to Landlock, the handler's checked
+ * calls.  Never a signal: those to self are allowed by their target.
  * The program's own calls of the same kind go through its own syscall
  * instructions and get the policy.
  */

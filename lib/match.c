@@ -29,7 +29,7 @@ tame_expand(int flags)
 
 int
 tame_rule_args_match(const struct tame_rule *r, const uint64_t args[6],
-    uint64_t ip, uint64_t gate)
+    const struct tame_origin *o)
 {
 	const struct tame_cond *c;
 	uint32_t v;
@@ -47,7 +47,12 @@ tame_rule_args_match(const struct tame_rule *r, const uint64_t args[6],
 				return 0;
 			continue;
 		case TC_GATE:
-			if (ip != gate)
+			if (o->ip != o->gate)
+				return 0;
+			continue;
+		case TC_SELF:
+			if (o->pid <= 0 || (uint32_t)args[c->arg] !=
+			    (uint32_t)o->pid)
 				return 0;
 			continue;
 		case TC_END:
@@ -65,15 +70,15 @@ tame_rule_args_match(const struct tame_rule *r, const uint64_t args[6],
 }
 
 int
-tame_policy_match(int held, int nr, const uint64_t args[6], uint64_t ip,
-    uint64_t gate)
+tame_policy_match(int held, int nr, const uint64_t args[6],
+    const struct tame_origin *o)
 {
-	return tame_policy_match_except(held, nr, args, ip, gate, -1);
+	return tame_policy_match_except(held, nr, args, o, -1);
 }
 
 int
 tame_policy_match_except(int held, int nr, const uint64_t args[6],
-    uint64_t ip, uint64_t gate, int except)
+    const struct tame_origin *o, int except)
 {
 	const struct tame_rule *r;
 	int i;
@@ -82,7 +87,7 @@ tame_policy_match_except(int held, int nr, const uint64_t args[6],
 		r = &tame_rules[i];
 		if (r->nr == nr && r->action != except &&
 		    tame_rule_applies(r, held) &&
-		    tame_rule_args_match(r, args, ip, gate))
+		    tame_rule_args_match(r, args, o))
 			return i;
 	}
 	return -1;

@@ -311,6 +311,15 @@ region_all(struct region *r)
 	region_add(r, &any);
 }
 
+/* The pid TC_SELF rows compare with (tame_target.pid); 0: never. */
+static int oracle_pid;
+
+void
+tame_oracle_set_pid(int pid)
+{
+	oracle_pid = pid;
+}
+
 /*
  * The tuples one row's conditions hold for, on one side of the gate.
  * Values with bits outside the mask never match and are left out.
@@ -343,6 +352,11 @@ row_region(const struct tame_rule *rule, int at_gate, struct region *r)
 			if (at_gate)
 				continue;
 			break;		/* nb == 0: never */
+		case TC_SELF:		/* the low half, as an int */
+			if (oracle_pid > 0)
+				b[nb++] = blk_eq(0xffffffffu,
+				    (uint32_t)oracle_pid);
+			break;
 		}
 		region_and(r, c->op == TC_GATE ? 0 : c->arg, b, nb);
 	}

@@ -41,6 +41,13 @@ scmp_filter_ctx	tame_oracle_ctx(int held, int landlock_ok, uint64_t gate);
 scmp_filter_ctx	tame_oracle_ctx_side(int held, int landlock_ok, int at_gate);
 
 /*
+ * The pid that rows comparing with the process's own pid (TC_SELF) name
+ * in the contexts made from now on, as tame_target.pid does for
+ * tame_compile(); 0 (the default): those rows never match.
+ */
+void	tame_oracle_set_pid(int pid);
+
+/*
  * Export the context's BPF into buf (at most max instructions), with the
  * emulation stand-in replaced.  Returns the instruction count, or -1.
  */

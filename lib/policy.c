@@ -34,7 +34,21 @@
 #define ISNULL(a)	{ TC_NULL, a, 0, 0, { 0 } }
 #define NOTNULL(a)	{ TC_NOTNULL, a, 0, 0, { 0 } }
 #define FROM_LIBTAME	{ TC_GATE, 0, 0, 0, { 0 } }
+#define SELF(a)		{ TC_SELF, a, 0, 0, { 0 } }
 #define ALL32		0xffffffffu
+
+/*
+ * Linux 6.15's PIDFD_SELF (linux/fcntl.h) and 6.9's pidfd_send_signal()
+ * flags (linux/pidfd.h), which the build's headers may predate.
+ */
+#ifndef PIDFD_SELF_THREAD
+#define PIDFD_SELF_THREAD		(-10000)
+#define PIDFD_SELF_THREAD_GROUP		(-10001)
+#endif
+#ifndef PIDFD_SIGNAL_THREAD
+#define PIDFD_SIGNAL_THREAD		(1u << 0)
+#define PIDFD_SIGNAL_THREAD_GROUP	(1u << 1)
+#endif
 
 /* Flag groups used by rows. */
 #define ALWAYS		TAME__ALWAYS
@@ -82,6 +96,7 @@
 
 #define WHY_SELF	"information about the process itself"
 #define WHY_SIG		"signal handling within the process"
+#define WHY_TO_SELF	"a signal to this process"
 #define WHY_TIME	"clocks, sleeping and timers"
 #define WHY_THREAD	"threads and their housekeeping"
 #define WHY_RETAME	"tame() narrows again under its own filter"
@@ -207,12 +222,32 @@ const struct tame_rule tame_rules[] = {
 	    .why = "tame() closes those paths" },
 	{ SYS(write), BASE, .cond = { IN(0, ALL32, 2), FROM_LIBTAME },
 	    .why = "the violation report" },
-	{ SYS(tgkill), BASE, .cond = { FROM_LIBTAME },
-	    .why = "a checked signal to self" },
 	{ SYS(newfstatat), BASE, .cond = { FROM_LIBTAME },
 	    .why = "a checked stat of a granted file" },
-	{ SYS(kill), BASE, .cond = { FROM_LIBTAME },
-	    .why = "a checked signal to self" },
+
+	/*
+	 * Signals to this process: raise(), abort(), pthread_kill().  The
+	 * filter compares the target with the pid of the process that
+	 * installed it, which is the pid of every process the filter
+	 * binds: without PROC no process can fork, and with PROC the rows
+	 * under PROC allow every target anyway.  No row needs the gate.
+	 */
+	{ SYS(kill), BASE, .cond = { SELF(0) }, .why = WHY_TO_SELF },
+	{ SYS(tgkill), BASE, .cond = { SELF(0) },
+	    .why = "raise(), abort(), pthread_kill(): a thread of this "
+	    "process" },
+	{ SYS(rt_sigqueueinfo), BASE, .cond = { SELF(0) }, .why = WHY_TO_SELF },
+	{ SYS(rt_tgsigqueueinfo), BASE, .cond = { SELF(0) },
+	    .why = WHY_TO_SELF },
+	/*
+	 * Linux 6.15's PIDFD_SELF names this thread or this process, never
+	 * another (older kernels answer EBADF); flags may narrow the target
+	 * to a thread, never widen it to the process group.
+	 */
+	{ SYS(pidfd_send_signal), BASE, .cond = { IN(0, ALL32,
+	    PIDFD_SELF_THREAD, PIDFD_SELF_THREAD_GROUP), IN(3, ALL32, 0,
+	    PIDFD_SIGNAL_THREAD, PIDFD_SIGNAL_THREAD_GROUP) },
+	    .why = WHY_TO_SELF },
 
 	/* MALLOC: memory, and threads (which are only memory and a stack). */
 	{ SYS(brk), MALLOC, .why = WHY_MEM },
@@ -549,11 +584,13 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(statx), BASE, .action = TA_EMULATE,
 	    .why = "ENOSYS on fstat or a granted path: callers fall back" },
 
-	/* A signal to self: the filter cannot know our pid (fork). */
-	{ SYS(kill), BASE, .action = TA_EMULATE, .why = "raise(): self only" },
-	{ SYS(tkill), BASE, .action = TA_EMULATE, .why = "raise(): self only" },
-	{ SYS(tgkill), BASE, .action = TA_EMULATE,
-	    .why = "raise(), abort(): self only" },
+	/*
+	 * tkill names a thread without its process: the handler makes it
+	 * tgkill of this process, which the kernel refuses (ESRCH) for a
+	 * thread of any other.
+	 */
+	{ SYS(tkill), BASE, .action = TA_EMULATE,
+	    .why = "a thread of this process only" },
 
 	/*
 	 * Descriptor passing (see the message rows under RW): sending

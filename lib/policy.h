@@ -46,6 +46,8 @@ enum tame_op {
 	TC_NULL,		/* a pointer argument, all 64 bits zero */
 	TC_NOTNULL,		/* a pointer argument that is not NULL */
 	TC_GATE,		/* made from libtame's own syscall instruction */
+	TC_SELF,		/* the argument's low 32 bits are the pid of
+				   the process the filter is for */
 };
 
 #define TAME_MAXVAL	12		/* values one compare may list */
@@ -135,21 +137,34 @@ extern const int		tame_nflagnames;
 int	tame_expand(int flags);
 
 /*
+ * Where a call comes from, for the rows that ask: ip is the instruction
+ * pointer, gate the address of libtame's own syscall instruction (TC_GATE
+ * rows), pid the process's own pid (TC_SELF rows; 0: they never match).
+ */
+struct tame_origin {
+	uint64_t	 ip;
+	uint64_t	 gate;
+	int		 pid;
+};
+
+/* A call made anywhere but the gate, by process pid. */
+#define TAME_ORIGIN(pid)	(&(struct tame_origin){ 0, 1, (pid) })
+
+/*
  * Decide one call as the compiled filter would: the first applicable row
- * whose conditions hold.  args are the raw 64-bit registers; ip is the
- * instruction pointer; gate is the address of libtame's own syscall
- * instruction.  Returns the row index, or -1 for a violation.
+ * whose conditions hold.  args are the raw 64-bit registers.  Returns the
+ * row index, or -1 for a violation.
  */
 int	tame_policy_match(int held, int nr, const uint64_t args[6],
-	    uint64_t ip, uint64_t gate);
+	    const struct tame_origin *);
 
 /* The same, passing over rows with action except (a trap refused). */
 int	tame_policy_match_except(int held, int nr, const uint64_t args[6],
-	    uint64_t ip, uint64_t gate, int except);
+	    const struct tame_origin *, int except);
 
 /* Does one row's argument test hold? */
 int	tame_rule_args_match(const struct tame_rule *,
-	    const uint64_t args[6], uint64_t ip, uint64_t gate);
+	    const uint64_t args[6], const struct tame_origin *);
 
 /* Is the row applicable under held (expanded) flags? */
 static inline int

@@ -63,12 +63,13 @@ tame__missing(int held, int nr, const uint64_t args[6], const char *path,
 {
 	const struct tame_rule *r;
 	int i, n = 0, need, bit, rights, grantors, wider;
+	int pid = (int)tame__gate(SYS_getpid, 0, 0, 0, 0, 0, 0);
 
 	rights = tame__path_rights(nr, args, path);
 	for (i = 0; i < tame_nrules; i++) {
 		r = &tame_rules[i];
 		if (r->nr != nr || r->action == TA_DENY ||
-		    !tame_rule_args_match(r, args, 0, 1))
+		    !tame_rule_args_match(r, args, TAME_ORIGIN(pid)))
 			continue;
 		if (r->all & ~held & TAME__INTERNAL)
 			continue;	/* state no flag can bring back */

@@ -49,12 +49,12 @@ static void
 print_set(int set)
 {
 	const char *sep = "";
-	int bit;
+	unsigned int bit;	/* past TAME__ALWAYS, an int would overflow */
 
-	for (bit = 1; bit != 0 && bit <= TAME__ALWAYS; bit <<= 1) {
-		if ((set & bit) == 0 || flag_label(bit) == NULL)
+	for (bit = 1; bit <= TAME__ALWAYS; bit <<= 1) {
+		if ((set & bit) == 0 || flag_label((int)bit) == NULL)
 			continue;
-		printf("%s%s", sep, flag_label(bit));
+		printf("%s%s", sep, flag_label((int)bit));
 		sep = "|";
 	}
 }
@@ -397,6 +397,10 @@ print_conds(const struct tame_rule *r)
 			continue;
 		case TC_GATE:
 			printf("the call comes from libtame itself");
+			continue;
+		case TC_SELF:
+			printf("the %s argument is the process's own pid",
+			    ordinal(c->arg));
 			continue;
 		}
 		printf("the %s argument ", ordinal(c->arg));

@@ -16,7 +16,8 @@
 int
 tame__errno_after_trap(int held, int nr, const uint64_t a[6])
 {
-	int row = tame_policy_match_except(held, nr, a, 0, 1, TA_EMULATE);
+	int row = tame_policy_match_except(held, nr, a, TAME_ORIGIN(0),
+	    TA_EMULATE);
 
 	if (row < 0 || tame_rules[row].action != TA_ERRNO)
 		return 0;
@@ -28,7 +29,7 @@ tame__verdict(int held, int nr, const uint64_t a[6],
     const struct tame_seen *seen, int *err)
 {
 	/* a program's own call: never from libtame's syscall instruction */
-	int row = tame_policy_match(held, nr, a, 0, 1);
+	int row = tame_policy_match(held, nr, a, TAME_ORIGIN(seen->pid));
 
 	if (row < 0)
 		return TAME_VERDICT_VIOLATION;

@@ -46,6 +46,8 @@
 #include "policy.h"
 
 #define GATE		0x00007f3a5c0012e5ULL
+/* The pid every filter here is compiled for: the rows for signals to self. */
+#define TEST_PID	4242
 #define MAXNR		1024
 
 static struct tame_prog	 prog[3];
@@ -222,7 +224,7 @@ START_TEST(test_first_filters)
 {
 	static int helds[2 * (TAME_ALL + 1)];
 	static unsigned char bits[MAXNR], compat[MAXNR];
-	struct tame_target t;
+	struct tame_target t = { .pid = TEST_PID };
 	char why[256] = "";
 	int nh, h, ll, nr, cached = 0, sets = 0;
 
@@ -263,9 +265,10 @@ START_TEST(test_oracle_agrees)
 {
 	static struct sock_filter f[TAME_MAXINSN];
 	static int helds[2 * (TAME_ALL + 1)];
-	struct tame_target t;
+	struct tame_target t = { .pid = TEST_PID };
 	int nh, h, n, nr;
 
+	tame_oracle_set_pid(TEST_PID);
 	nh = tame_oracle_distinct_helds(helds);
 	for (h = 0; h < nh; h += 7) {
 		t.held = helds[h];
@@ -307,7 +310,8 @@ rng(void)
 START_TEST(test_delta_filters)
 {
 	static unsigned char bits[3][MAXNR];
-	struct tame_target t[3];
+	struct tame_target t[3] = { { .pid = TEST_PID }, { .pid = TEST_PID },
+	    { .pid = TEST_PID } };
 	char why[256] = "";
 	int i, j, k, nr, n = nbits(), exp, f, lost = 0, chains = 0;
 

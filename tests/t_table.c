@@ -123,7 +123,8 @@ END_TEST
 START_TEST(test_every_flag_set_compiles)
 {
 	static struct tame_prog p;
-	struct tame_target t, all = { tame_expand(TAME_ALL), 1 };
+	struct tame_target t = { .pid = 4242 },
+	    all = { tame_expand(TAME_ALL), 1, 4242 };
 	int f, ll;
 
 	for (f = 0; f <= TAME_ALL; f++) {
