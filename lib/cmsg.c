@@ -64,6 +64,16 @@ carries_rights(const unsigned char *ctl, size_t len)
 	return 0;
 }
 
+/*
+ * carries_rights() for the tests alone (tests/fuzz/fuzz_decode.c walks
+ * hostile ancillary data through it): the same walk, nothing else.
+ */
+int
+tame__cmsg_rights(const void *ctl, size_t len)
+{
+	return carries_rights(ctl, len);
+}
+
 /* Does this message bring descriptors with it? */
 static int
 brings_fds(const struct cmsghdr *h)

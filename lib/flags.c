@@ -1,5 +1,11 @@
 /*
  * flags.c: flag names, both ways, from the table in policy.c.
+ *
+ * These take what users type (tame-exec -f, tame-audit -f) and what
+ * callers pass, so they check what they are given: a NULL where the
+ * result goes, or a NULL buffer with room claimed, is EINVAL, never a
+ * crash.  The parser reads the string up to its NUL and not a byte
+ * further (tests/t_badinput.c puts it against an unmapped page).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -15,6 +21,7 @@
 #define STR(x)		#x
 #define VERSION(a, b, c) STR(a) "." STR(b) "." STR(c)
 
+/* The name of a flag value that has one: a single flag, or stdio. */
 TAME_EXPORT const char *
 tame_flag_name(int flag)
 {
@@ -77,7 +84,8 @@ tame_flags_name(int flags, char *buf, size_t len)
 	size_t n = 0;
 	int i, f, left = flags;
 
-	if (flags & ~TAME_ALL) {
+	/* as snprintf: buf may be NULL only where there is no room */
+	if ((flags & ~TAME_ALL) != 0 || (buf == NULL && len > 0)) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -92,7 +100,8 @@ tame_flags_name(int flags, char *buf, size_t len)
 			if ((left & TAME_STDIO) == TAME_STDIO)
 				continue;
 		left &= ~f;
-		n += snprintf(buf + (n < len ? n : len), n < len ? len - n : 0,
+		/* no pointer past buf, and none at all into a NULL buf */
+		n += snprintf(n < len ? buf + n : NULL, n < len ? len - n : 0,
 		    "%s%s", sep, tame_flagnames[i].name);
 		sep = ",";
 	}

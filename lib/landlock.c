@@ -220,6 +220,48 @@ fail:
 	return -1;
 }
 
+/*
+ * A layer that confines no path, for a first tame() that needs none: in
+ * a Landlock domain a process cannot ptrace, nor open the memory in /proc
+ * of, any process outside it (ptrace(2), process_vm_writev(2),
+ * /proc/PID/mem), which RPATH and WPATH would otherwise reach.  It
+ * handles making block devices, which the filter refuses anyway, and
+ * under CPATH grants REFER everywhere, since any layer refuses renames
+ * across directories otherwise (and always before ABI 2: then no layer).
+ * Returns 0 with *ruleset_fd -1 where there is none to add, 0 with a
+ * ruleset to enforce, or -1 with errno.
+ */
+int
+tame__landlock_domain(int held, int *ruleset_fd)
+{
+	struct landlock_ruleset_attr attr = {
+		.handled_access_fs = LANDLOCK_ACCESS_FS_MAKE_BLOCK,
+	};
+	long fd;
+	int abi = tame_landlock_abi(), r;
+
+	*ruleset_fd = -1;
+	if (abi == 0 || (abi < 2 && (held & TAME_CPATH)))
+		return 0;
+	if (held & TAME_CPATH)
+		attr.handled_access_fs |= LANDLOCK_ACCESS_FS_REFER;
+	fd = tame__gate(SYS_landlock_create_ruleset, (long)&attr, sizeof(attr),
+	    0, 0, 0, 0);
+	if (fd < 0) {
+		errno = (int)-fd;
+		return -1;
+	}
+	if ((held & TAME_CPATH) &&
+	    (r = add_path((int)fd, "/", LANDLOCK_ACCESS_FS_REFER)) < 0) {
+		tame__gate(SYS_close, fd, 0, 0, 0, 0, 0);
+		errno = -r;
+		return -1;
+	}
+	pending = (struct layer){ attr.handled_access_fs, 0 };
+	*ruleset_fd = (int)fd;
+	return 0;
+}
+
 int
 tame__landlock_enforce(int ruleset_fd)
 {

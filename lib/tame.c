@@ -195,7 +195,8 @@ tame_locked(int flags)
 	struct tame_target next, prev;
 	struct sigaction old_sigsys;
 	sigset_t sigsys;
-	int ruleset = -1, r, want, saved, held = current_held();
+	int ruleset = -1, domain_only = 0, single = -1, r, want, saved;
+	int held = current_held();
 
 	want = tame_expand(flags);
 	if (want & ~held) {
@@ -217,17 +218,24 @@ tame_locked(int flags)
 		return 0;
 	}
 
+	if (!tame__state.tamed &&
+	    tame__acquired_check(single = single_threaded()) == -1)
+		return -1;
 	tame__warm(want);
 	want = with_state(want, held);
 	next.held = want;
 	next.landlock_ok = 1;
+	/* an older filter without PROC was made here too: no fork since */
+	next.pid = prev.pid = (int)tame__gate(SYS_getpid, 0, 0, 0, 0, 0, 0);
 	if (tame__landlock_needed(want) && !tame__landlock_is_current(want)) {
 		/* a layer binds only this thread and its later threads */
 		if (single_threaded() &&
 		    tame__landlock_prepare(want, &ruleset) == -1)
 			return -1;
 		next.landlock_ok = ruleset != -1;
-	}
+	} else if (!tame__state.tamed && flags != 0 && single == 1 &&
+	    tame__landlock_domain(want, &ruleset) == 0 && ruleset != -1)
+		domain_only = 1;	/* no paths: other processes only */
 	prev.held = held;
 	prev.landlock_ok = tame__state.landlock_ok;
 	if (tame_compile(&next, tame__state.tamed ? &prev : NULL,
@@ -262,7 +270,7 @@ tame_locked(int flags)
 	if (ruleset != -1) {
 		r = tame__landlock_enforce(ruleset);	/* closes it */
 		ruleset = -1;
-		if (r == -1) {
+		if (r == -1 && !domain_only) {
 			if (errno != E2BIG)
 				goto restore;
 			/*
@@ -319,6 +327,8 @@ tame__unix_checks_on(void)
 		prev.landlock_ok = tame__state.landlock_ok;
 		next.held = held & ~TAME__NOUNIX;
 		next.landlock_ok = prev.landlock_ok;
+		next.pid = prev.pid = (int)tame__gate(SYS_getpid, 0, 0, 0, 0,
+		    0, 0);
 		if (tame_compile(&next, &prev, tame__gate_ip(), &prog) == -1 ||
 		    install() == -1)
 			r = -errno;

@@ -42,8 +42,10 @@ extern "C" {
  * Restrict the calling process, all its threads and all its future
  * children to the system calls that flags allow.  Returns 0, or -1 with
  * errno: EINVAL for bits outside TAME_ALL, EPERM for a flag not currently
- * held, EBUSY if another thread carries a filter of its own, ENOSYS where
- * the kernel has no seccomp filters.  On error nothing is installed.
+ * held, EBUSY if another thread carries a filter of its own (or, at the
+ * first call, an io_uring's polling thread would make calls no filter
+ * sees), ENOSYS where the kernel has no seccomp filters.  On error
+ * nothing is installed.
  */
 int		 tame(int flags);
 
@@ -53,20 +55,29 @@ int		 tame_flags_held(void);
 /*
  * Parse a list of flag names separated by commas, spaces or '|', case
  * insensitive, with or without the TAME_ prefix ("malloc,rpath",
- * "TAME_STDIO|TAME_RPATH", "stdio").  "" parses to 0.  Returns 0 and
- * stores the flags, or -1 with errno EINVAL; then *bad, if not NULL,
- * points at the first unknown name within s.
+ * "TAME_STDIO|TAME_RPATH", "stdio").  A name given twice counts once;
+ * "", "," and " | " parse to 0.  s is a NUL-terminated string, read up
+ * to its NUL and no further, of any length.  Returns 0 and stores the
+ * flags, or -1 with errno EINVAL and *flags unchanged: for an unknown
+ * name, when *bad, if bad is not NULL, points at it within s; and for s
+ * or flags NULL, when *bad is left alone.
  */
 int		 tame_flags_parse(const char *s, int *flags, const char **bad);
 
 /*
  * Write the lowercase names of flags, separated by commas, into buf.
- * TAME_STDIO prints as "stdio".  Returns the length the full string
- * needs (as snprintf does), or -1 with EINVAL for unknown bits.
+ * TAME_STDIO prints as "stdio"; 0 as "".  As snprintf does, it writes
+ * at most len bytes, always NUL-terminated when len > 0, and returns
+ * the length the full string needs; buf may be NULL when len is 0.
+ * Returns -1 with EINVAL for bits outside TAME_ALL (a negative value
+ * included), or for buf NULL with len > 0; then buf is unchanged.
  */
 int		 tame_flags_name(int flags, char *buf, size_t len);
 
-/* The name of one flag bit ("rpath"), or NULL. */
+/*
+ * The name of one flag ("rpath"), or of TAME_STDIO ("stdio"); NULL for
+ * any other value: 0, other combinations, bits outside TAME_ALL.
+ */
 const char	*tame_flag_name(int flag);
 
 /*

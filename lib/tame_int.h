@@ -75,13 +75,14 @@ int	tame__path_grantors_each(const char *path, int *full);
 
 /*
  * What the handler read of a trapped call beyond its registers: the
- * path argument, an attribute's name, whether a signal's target is this
- * process, whether a message carries SCM_RIGHTS.
+ * path argument, an attribute's name, whether a message carries
+ * SCM_RIGHTS; and the pid of the process that made it, which the rows
+ * for signals to self compare with.
  */
 struct tame_seen {
 	const char	*path;
 	const char	*name;
-	int		 self;
+	int		 pid;
 	int		 rights;
 };
 
@@ -111,6 +112,8 @@ int	tame__path_rights(int nr, const uint64_t a[6], const char *path);
  */
 int	tame__emulate(int held, struct tame_call *c, long *ret);
 int	tame__cmsg_emulate(int held, struct tame_call *c, long *ret);
+/* Does control data ctl of len bytes carry SCM_RIGHTS (1, 0, -EINVAL)? */
+int	tame__cmsg_rights(const void *ctl, size_t len);
 
 /* Write the violation line for c. */
 void	tame__violation(const struct tame_call *c);
@@ -137,6 +140,10 @@ int	tame__unix_checks_on(void);
 int	tame__landlock_needed(int held);
 int	tame__landlock_is_current(int held);
 int	tame__landlock_prepare(int held, int *ruleset_fd);
+int	tame__landlock_domain(int held, int *ruleset_fd);
+
+/* Refuse or undo what acts around the filter (acquired.c). */
+int	tame__acquired_check(int single_threaded);
 int	tame__landlock_enforce(int ruleset_fd);
 
 #endif /* TAME_INT_H */
