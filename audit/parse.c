@@ -655,9 +655,12 @@ st_line(struct st_parser *p, const char *line, size_t len,
 	if (len > 5 && strncmp(line, "[pid ", 5) == 0)
 		for (i = 5; i < len && line[i] == ' '; i++)
 			;
+	/* a pid is at most 2^22: a number of ten digits is no prefix */
 	for (k = i; k < len && isdigit((unsigned char)line[k]); k++)
-		pid = pid * 10 + (line[k] - '0');
-	if (k > i && k < len && (line[k] == ' ' || line[k] == ']')) {
+		pid = pid >= 0 && pid < 100000000 ?
+		    pid * 10 + (line[k] - '0') : -1;
+	if (k > i && k < len && pid >= 0 &&
+	    (line[k] == ' ' || line[k] == ']')) {
 		for (k += line[k] == ']'; k < len && line[k] == ' '; k++)
 			;
 		s = line + k;
@@ -667,6 +670,15 @@ st_line(struct st_parser *p, const char *line, size_t len,
 	ev->pid = p->lastpid = pid;
 	if (len == 0)
 		return 0;
+	if (len >= 4 && (strncmp(s, "--- ", 4) == 0 ||
+	    strncmp(s, "+++ ", 4) == 0)) {
+		/* sscanf() and strstr() below stop at a NUL, not at len */
+		if (grow(&p->buf, &p->bufmax, len + 1) == -1)
+			return fail(p, "out of memory");
+		memcpy(p->buf, s, len);
+		p->buf[len] = '\0';
+		s = p->buf;
+	}
 	if (len >= 4 && strncmp(s, "--- ", 4) == 0) {
 		ev->kind = ST_SIGNAL;
 		for (k = 4; k < len && k - 4 < sizeof(ev->name) - 1 &&
