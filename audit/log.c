@@ -14,7 +14,10 @@
  * the parent's clone returns, so the first pass learns who created
  * whom, and whether as a thread.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
 #include <signal.h>
@@ -420,6 +423,45 @@ event(struct audit *a, struct procs *p, struct run *r, int run,
 		im->dead = 1;
 }
 
+/*
+ * The log is read twice, so it must be a regular file: a pipe would be
+ * empty the second time, a FIFO with no writer would block the open
+ * forever, and /dev/zero never ends.  O_NONBLOCK only keeps the open of
+ * a FIFO from waiting; reads of a regular file never block anyway.
+ */
+static FILE *
+open_log(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	const char *what;
+	FILE *f;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1 ||
+	    fstat(fd, &st) == -1) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		if (fd != -1)
+			close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		what = S_ISDIR(st.st_mode) ? "a directory" :
+		    S_ISFIFO(st.st_mode) ? "a pipe or FIFO" :
+		    S_ISCHR(st.st_mode) ? "a character device" :
+		    S_ISBLK(st.st_mode) ? "a block device" : "a socket";
+		snprintf(err, errlen, "%s: not an strace log file but %s%s",
+		    path, what, S_ISDIR(st.st_mode) ? "" : " (the log is read "
+		    "twice: save it to a regular file first)");
+		close(fd);
+		return NULL;
+	}
+	if ((f = fdopen(fd, "r")) == NULL) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		close(fd);
+	}
+	return f;
+}
+
 int
 audit_read_log(struct audit *a, const char *path, int from_exec, char *err,
     size_t errlen)
@@ -440,10 +482,8 @@ audit_read_log(struct audit *a, const char *path, int from_exec, char *err,
 		snprintf(err, errlen, "at most %d logs at once", AUDIT_MAXRUNS);
 		return -1;
 	}
-	if ((f = fopen(path, "r")) == NULL) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if ((f = open_log(path, err, errlen)) == NULL)
 		return -1;
-	}
 	run = a->nruns;
 	r = &a->runs[run];
 	memset(r, 0, sizeof(*r));

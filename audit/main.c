@@ -44,6 +44,20 @@ struct options {
 	char			**argv;		/* the command */
 };
 
+/*
+ * The log tame-audit makes for itself when not asked to keep one: gone
+ * on every way out, errors included, or each failed audit (a command
+ * not found, one that never reaches tame()) leaves a file in TMPDIR.
+ */
+static char	temp_log[PATH_MAX];
+
+static void
+remove_temp_log(void)
+{
+	if (temp_log[0] != '\0')
+		unlink(temp_log);
+}
+
 static void
 usage(void)
 {
@@ -268,8 +282,10 @@ trace_command(struct options *o, const char *log, int *from_exec)
 	if (trace_run(&t, &r) == -1)
 		err(1, "cannot run %s", strace);
 	if (r.timed_out)
-		errx(1, "%s did not finish within %d s and was killed; its "
-		    "trace so far is in %s", o->argv[0], o->timeout, log);
+		errx(1, "%s did not finish within %d s and was killed%s%s",
+		    o->argv[0], o->timeout, o->keep_log != NULL ?
+		    "; its trace so far is in " : " (--keep-log keeps its "
+		    "trace)", o->keep_log != NULL ? log : "");
 	if (stat(log, &st) == -1 || st.st_size == 0)
 		errx(1, "strace could not trace %s (see its message above; "
 		    "ptrace may be forbidden here, e.g. by "
@@ -320,6 +336,8 @@ main(int argc, char *argv[])
 			if ((fd = mkstemp(log)) == -1)
 				err(1, "%s", log);
 			close(fd);
+			snprintf(temp_log, sizeof(temp_log), "%s", log);
+			atexit(remove_temp_log);
 			o.ctx.log_is_temporary = 1;
 		}
 		trace_command(&o, log, &from_exec);

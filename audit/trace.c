@@ -47,7 +47,7 @@ trace_find(const char *name, char *out, size_t len)
 		if (stat(out, &st) == -1)
 			return -1;
 		if (S_ISDIR(st.st_mode) || access(out, X_OK) == -1) {
-			errno = EACCES;
+			errno = S_ISDIR(st.st_mode) ? EISDIR : EACCES;
 			return -1;
 		}
 		return 0;
