@@ -4,7 +4,8 @@
 set -e
 PKGS="build-essential pkg-config libseccomp-dev check libsubunit-dev strace \
     libbenchmark-dev g++ hyperfine gnuplot-nox jq mandoc iproute2 iputils-ping musl-tools \
-    attr curl tar gzip python3-jsonschema libcap2-bin"
+    attr curl tar gzip python3-jsonschema libcap2-bin clang libclang-rt-14-dev \
+    libbenchmark-tools python3-scipy python3-numpy valgrind"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||

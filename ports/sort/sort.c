@@ -172,6 +172,7 @@ main(int argc, char *argv[])
 		if (in[i] != stdin)
 			fclose(in[i]);
 	}
+	free(in);
 	narrow(0);	/* the last run is made: no more temporary files */
 
 	if (outfile != NULL) {
@@ -182,7 +183,8 @@ main(int argc, char *argv[])
 		if (S_ISREG(sb.st_mode) && ftruncate(fileno(out.fp), 0) == -1)
 			err(2, "%s", outfile);
 	}
-	qsort(chunk, nchunk, sizeof(*chunk), qcompare);
+	if (nchunk > 0)		/* no input: chunk is still NULL */
+		qsort(chunk, nchunk, sizeof(*chunk), qcompare);
 	merge(runs, nruns, chunk, nchunk, &out);
 	if (fflush(out.fp) == EOF || ferror(out.fp) ||
 	    fclose(out.fp) == EOF)
@@ -414,7 +416,8 @@ spill(void)
 		runs[nruns++] = o.fp;
 		memset(&o, 0, sizeof(o));
 	}
-	qsort(chunk, nchunk, sizeof(*chunk), qcompare);
+	if (nchunk > 0)		/* no input: chunk is still NULL */
+		qsort(chunk, nchunk, sizeof(*chunk), qcompare);
 	o.fp = fp = new_run();
 	for (i = 0; i < nchunk; i++) {
 		emit(&o, &chunk[i]);

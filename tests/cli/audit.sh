@@ -5,7 +5,8 @@
 # with its message and exit status.  Exit 0 = pass.
 cd "$(dirname "$0")/../.." || exit 1
 TOP=$PWD
-AUDIT=$TOP/build/tame-audit
+B=${B:-build}
+AUDIT=$TOP/$B/tame-audit
 W=$(mktemp -d "${TAME_CORPUS_DIR:-/var/tmp}/tame-audit-test.XXXXXX") || exit 1
 trap 'rm -rf "$W"' EXIT
 fail() {
@@ -90,7 +91,7 @@ jq -e '.staircase[-1].flags == ["stdio"] and
     > /dev/null || fail "where: staircase $(jq -c .staircase "$W/w.json")"
 
 # --check: a port that tames itself is clean; wrong flags are caught
-"$AUDIT" --check -o "$W/c" -- build/ports/tame-cat "$W/in.txt" > /dev/null ||
+"$AUDIT" --check -o "$W/c" -- "$B"/ports/tame-cat "$W/in.txt" > /dev/null ||
     fail "check tame-cat: status $?: $(cat "$W/c")"
 grep -q '0 violations, 0 flags not needed' "$W/c" || fail "check: $(cat "$W/c")"
 "$AUDIT" --check -f stdio -o "$W/c" -- cat "$W/in.txt" > /dev/null
@@ -106,7 +107,7 @@ validate "$W/c.json"
 
 # a port built with a deliberately wrong call (cat-hook opens a socket
 # after tame(STDIO)): --check names it
-TAME_TEST_HOOK=1 "$AUDIT" --check -o "$W/c" -- build/ports/cat-hook \
+TAME_TEST_HOOK=1 "$AUDIT" --check -o "$W/c" -- "$B"/ports/cat-hook \
     "$W/in.txt" > /dev/null
 [ $? -eq 3 ] || fail "check cat-hook: want status 3: $(cat "$W/c")"
 grep -q 'socket AF_INET SOCK_STREAM 0 needs inet' "$W/c" ||
@@ -150,7 +151,7 @@ mkdir "$W/empty-path"
 expect 1 "strace not found" env PATH="$W/empty-path" "$AUDIT" -- /bin/true
 expect 1 "never called tame()" "$AUDIT" --check -- true
 # ptrace refused, as under kernel.yama.ptrace_scope=3
-expect 1 "strace could not trace" build/tests/tools/refuse ptrace=EPERM -- \
+expect 1 "strace could not trace" "$B"/tests/tools/refuse ptrace=EPERM -- \
     "$AUDIT" -- true
 expect 1 "did not finish within 1 s" "$AUDIT" --timeout 1 -- sleep 20
 # a cut-off log is audited, with a warning

@@ -6,8 +6,9 @@
 # fail.  The corpus lives outside /tmp, or every create would look like
 # TMPPATH's.  Prints one line per command; exit 0 = pass.
 cd "$(dirname "$0")/../.." || exit 1
-AUDIT=$PWD/build/tame-audit
-TEXEC=$PWD/build/tame-exec
+B=${B:-build}
+AUDIT=$PWD/$B/tame-audit
+TEXEC=$PWD/$B/tame-exec
 base=${TAME_CORPUS_DIR:-/var/tmp}
 W=$(mktemp -d "$base/tame-corpus.XXXXXX") || exit 1
 trap 'rm -rf "$W"' EXIT

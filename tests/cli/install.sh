@@ -62,8 +62,12 @@ main(void)
 }
 PROG
 export PKG_CONFIG_PATH="$P/lib/pkgconfig"
-# shellcheck disable=SC2046
-cc "$dir/prog.c" -o "$dir/prog" $(pkg-config --cflags --libs libtame) \
+# under make check SANITIZE=1 the installed libtame carries ASan, whose
+# runtime must be the first library: the consumer is built with it too
+san=
+[ "${SANITIZE:-}" = 1 ] && san="-fsanitize=address,undefined"
+# shellcheck disable=SC2046,SC2086
+cc $san "$dir/prog.c" -o "$dir/prog" $(pkg-config --cflags --libs libtame) \
     -Wl,-rpath,"$P/lib" || { echo "install.sh: consumer did not build"; exit 1; }
 out=$("$dir/prog" 2>"$dir/err")
 status=$?

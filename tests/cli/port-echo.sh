@@ -134,6 +134,7 @@ server_done clean1
 # the bytes came back
 rm "$T/stdin"
 for n in 1 2; do
+	rm -f "$T/check.err"	# the last round's port is not this one's
 	check_clean -l -n "$n" 0 &
 	cpid=$!
 	wait_port "$T/check.err" "$cpid"

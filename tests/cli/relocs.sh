@@ -13,13 +13,31 @@ command -v readelf >/dev/null || fail "readelf not found (binutils)"
 count() {
 	readelf -rW "$1" | grep -c 'R_[A-Z0-9_]*_RELATIVE' || true
 }
-for f in build/ports/tame-cat build/ports/cat-untamed build/libtame.so.0; do
+# Under make check SANITIZE=1, ASan's descriptors of the globals and
+# UBSan's records of source locations hold thousands of pointers, all in
+# .data; a const table holding pointers goes to .data.rel.ro, so there
+# only that section's relocations are counted.
+if [ "${SANITIZE:-}" = 1 ]; then
+	count() {
+		set -- "$1" $(readelf -SW "$1" | awk '{ for (i = 1; i < NF; i++)
+		    if ($i == ".data.rel.ro") print $(i + 2), $(i + 4) }')
+		[ $# -eq 3 ] || { echo 0; return; }
+		readelf -rW "$1" | awk -v lo="$(printf %016x $((0x$2)))" \
+		    -v hi="$(printf %016x $((0x$2 + 0x$3)))" '
+		    /R_[A-Z0-9_]*_RELATIVE/ && ($1 "") >= lo && ($1 "") < hi {
+			n++
+		    }
+		    END { print n + 0 }'
+	}
+fi
+B=${B:-build}
+for f in "$B"/ports/tame-cat "$B"/ports/cat-untamed "$B"/libtame.so.0; do
 	[ -e "$f" ] || fail "$f not built"
 done
-tamed=$(count build/ports/tame-cat)
-bare=$(count build/ports/cat-untamed)
+tamed=$(count "$B"/ports/tame-cat)
+bare=$(count "$B"/ports/cat-untamed)
 [ $((tamed - bare)) -le 4 ] ||
 	fail "linking libtame adds $((tamed - bare)) relative relocations; a pointer went into a table"
-lib=$(count build/libtame.so.0)
+lib=$(count "$B"/libtame.so.0)
 [ "$lib" -le 8 ] ||
 	fail "libtame.so has $lib relative relocations; a pointer went into a table"
