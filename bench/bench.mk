@@ -4,6 +4,9 @@
 #
 #	make bench		install what is missing, build, run, report
 #	make bench-build	only build build/bench/micro
+#	make bench-compare OLD=dir NEW=dir
+#				the change, row by row, between two runs'
+#				reports directories (bench/compare.sh)
 #
 # BENCH_ROUNDS=N (default 5) sets how many times each configuration's
 # process is run; bench/run.sh documents the rest.
@@ -14,7 +17,8 @@ BENCH_CFLAGS	= $(shell $(PKG_CONFIG) --cflags benchmark libseccomp 2>/dev/null)
 BENCH_LIBS	= $(shell $(PKG_CONFIG) --libs benchmark libseccomp 2>/dev/null) \
 		  -lpthread
 
-BENCH_SRCS	= bench/micro.c bench/config.c bench/load.c bench/latency.c
+BENCH_SRCS	= bench/micro.c bench/config.c bench/load.c bench/latency.c \
+		  bench/interleave.c
 BENCH_OBJS	= $(BENCH_SRCS:%.c=$(B)/%.o) $(B)/bench/shim.o
 
 # libseccomp's build of the same policy (lib/oracle.c), for comparison.
@@ -55,13 +59,27 @@ endef
 $(foreach p,$(PORT_NAMES),$(eval $(call port_floor,$(p))))
 
 # The first tame() of a freshly exec'd program (run.sh execs it per sample).
-$(B)/bench/fresh: $(B)/bench/fresh.o $(B)/bench/load.o $(B)/libtame.a
+$(B)/bench/fresh: $(B)/bench/fresh.o $(B)/bench/load.o $(B)/bench/clock.o \
+    $(B)/libtame.a
 	$(CC) $(LDFLAGS) -o $@ $(B)/bench/fresh.o $(B)/bench/load.o \
-	    $(B)/libtame.a
+	    $(B)/bench/clock.o $(B)/libtame.a
+
+# The same first tame(), step by step (bench/phases.c); libtame's own
+# system calls are wrapped to mark a boundary inside a library function.
+$(B)/bench/phases: $(B)/bench/phases.o $(B)/bench/clock.o $(B)/libtame.a
+	$(CC) $(LDFLAGS) -Wl,--wrap=tame__gate -o $@ $(B)/bench/phases.o \
+	    $(B)/bench/clock.o $(B)/libtame.a
 
 .PHONY: bench-build
 bench-build: $(B)/bench/micro $(B)/bench/cat-linked $(PORT_FLOORS) \
-    $(B)/bench/fresh
+    $(B)/bench/fresh $(B)/bench/phases
+
+.PHONY: bench-compare
+bench-compare:
+	@if [ -z "$(OLD)" ] || [ -z "$(NEW)" ]; then \
+		echo "usage: make bench-compare OLD=dir NEW=dir" >&2; exit 2; fi
+	@sh .ci/deps.sh
+	@sh bench/compare.sh "$(OLD)" "$(NEW)"
 
 bench:
 	@sh .ci/deps.sh

@@ -75,6 +75,7 @@ compile_cold(void)
 
 	t.held = tame_expand(LAT_FLAGS);
 	t.landlock_ok = !tame__landlock_needed(t.held);
+	t.pid = getpid();
 	return tame_compile(&t, NULL, tame__gate_ip(), &child_prog);
 }
 
@@ -202,6 +203,7 @@ run_compile(struct bench_state *s, void *arg)
 	next.landlock_ok = !tame__landlock_needed(next.held);
 	prev.held = tame_expand(c->prev);
 	prev.landlock_ok = !tame__landlock_needed(prev.held);
+	next.pid = prev.pid = getpid();
 	while (bench_keep_running(s))
 		if (tame_compile(&next, c->prev ? &prev : NULL, gate,
 		    &prog) == -1) {

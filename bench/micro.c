@@ -2,12 +2,15 @@
  * micro.c: the per-system-call benchmarks, one configuration per process.
  *
  *	micro --config=NAME [--file=PATH] [--cpu=N|none] [benchmark flags]
+ *	micro --interleave=NAME,... [--calls=CALL,...] [--rounds=N]
+ *	    [--batch-ms=MS] [--out=FILE] [--file=PATH] [--cpu=N|none]
  *	micro --list | --landlock-abi
  *
  * NAME is one of config.c's configurations, or "latency" for the tame()
  * latency benchmarks (latency.c), which fork a child per sample and so
  * run in an untamed parent.  Everything else on the command line goes to
- * google-benchmark.
+ * google-benchmark.  --interleave runs the calls in short batches that
+ * take turns between one process per configuration (interleave.c).
  */
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -32,19 +35,6 @@ static int	 fd_zero = -1, fd_null = -1, pipefd[2] = { -1, -1 };
 static int	 unixpair[2] = { -1, -1 }, udp = -1;
 static const char *small_file = "/etc/hostname";
 static const char *granted_file = "/etc/localtime";	/* any nonzero set */
-
-/*
- * One call of the measured operation, checked.  The benchmarks call it
- * once before timing so that a configuration which refuses the call
- * (ENOSYS, EACCES) shows as an error rather than as a fast syscall.
- */
-typedef int	(*op_fn)(void);
-
-struct op {
-	const char	*name;
-	op_fn		 fn;
-	int		 need;		/* flags it needs; else skipped */
-};
 
 static int
 op_getpid(void)
@@ -159,7 +149,7 @@ run_op(struct bench_state *s, void *arg)
 		op();
 }
 
-static const struct op ops[] = {
+const struct op ops[] = {
 	{ "getpid", op_getpid, 0 },
 	{ "read_1B_devzero", op_read, 0 },
 	{ "write_1B_devnull", op_write, 0 },
@@ -170,6 +160,7 @@ static const struct op ops[] = {
 	{ "msg_unix", op_msg_unix, 0 },
 	{ "msg_udp", op_msg_udp, 0 },
 };
+const int nops = sizeof(ops) / sizeof(ops[0]);
 
 static void
 register_syscalls(void)
@@ -177,7 +168,7 @@ register_syscalls(void)
 	char name[64];
 	size_t i;
 
-	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+	for (i = 0; i < (size_t)nops; i++) {
 		snprintf(name, sizeof(name), "syscall/%s", ops[i].name);
 		bench_register(name, run_op, (void *)&ops[i]);
 	}
@@ -188,7 +179,7 @@ register_syscalls(void)
  * migration in the middle of a repetition is a large part of the noise.
  * The last CPU is the default: the first one takes most interrupts.
  */
-static void
+void
 pin(const char *cpu)
 {
 	cpu_set_t set;
@@ -206,7 +197,7 @@ pin(const char *cpu)
 		warn("sched_setaffinity %ld", n);
 }
 
-static void
+void
 open_fds(const struct config *c)
 {
 	struct sockaddr_in sin = { .sin_family = AF_INET };
@@ -247,7 +238,7 @@ int
 main(int argc, char *argv[])
 {
 	const struct config *c = NULL;
-	const char *cpu = NULL, *name = NULL;
+	const char *cpu = NULL, *name = NULL, *il = NULL;
 	int i, n;
 
 	/* take our own options out, leave the rest for google-benchmark */
@@ -258,6 +249,8 @@ main(int argc, char *argv[])
 			small_file = argv[i] + 7;
 		else if (strncmp(argv[i], "--cpu=", 6) == 0)
 			cpu = argv[i] + 6;
+		else if (strncmp(argv[i], "--interleave=", 13) == 0)
+			il = argv[i] + 13;
 		else if (strcmp(argv[i], "--landlock-abi") == 0) {
 			printf("%d\n", tame_landlock_abi());
 			return 0;
@@ -270,6 +263,10 @@ main(int argc, char *argv[])
 	}
 	argv[n] = NULL;
 	argc = n;
+	if (il != NULL) {
+		pin(cpu);
+		return interleave_main(il, argc, argv);
+	}
 	if (name == NULL)
 		usage();
 

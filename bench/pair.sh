@@ -36,7 +36,17 @@ fdpass)
 		n=$((n + 1))
 		[ "$n" -lt 100000 ] || exit 1
 	done
-	"$prog" send "$dir/s" "$input" || exit 1
+	# the socket's file appears at bind(), before listen(): a connect
+	# in between is refused, and only that is tried again
+	n=0
+	until "$prog" send "$dir/s" "$input" 2> "$dir/err"; do
+		n=$((n + 1))
+		if ! grep -q 'Connection refused' "$dir/err" || [ "$n" -ge 1000 ]
+		then
+			cat "$dir/err" >&2
+			exit 1
+		fi
+	done
 	wait
 	peer=
 	;;

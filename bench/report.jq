@@ -40,28 +40,6 @@ def syscalls:
 	($runs | length)]
     | @tsv;
 
-# floors (input: micro.json; $calls)
-#	call config floor median_ns min_ns max_ns rounds
-# what a configuration costs beyond its floor, round by round: each
-# round's process median minus the floor process's median of the same
-# round, so that the host's drift between rounds cancels.
-def floors:
-    . as $all
-    | def m($c; $r; $call):
-	[$all[] | select(.config == $c and .round == $r) | .results[]
-	    | select(.name == "syscall/" + $call)
-	    | (.cpu_median // .median) | select(. != null)][0];
-    ($calls | split(" "))[] as $call
-    | (["tame1", "allow1"], ["tame3", "allow1"], ["tame3", "allow3"])
-    | .[0] as $c | .[1] as $f
-    | [$all[] | select(.config == $c) | .round as $r
-	| (m($c; $r; $call)) as $x | (m($f; $r; $call)) as $y
-	| select($x != null and $y != null) | $x - $y] as $d
-    | select($d | length > 0)
-    | [$call, $c, $f, ($d | median | r1), ($d | min | r1), ($d | max | r1),
-	($d | length)]
-    | @tsv;
-
 # latency (input: micro.json)
 #	name median_us p10_us p90_us samples insns
 # forked samples pooled over all rounds; in-process compile benchmarks:
@@ -98,9 +76,58 @@ def hfcdf:
     | .[0].command as $c | [.[].times[]] | sort[] | [$c, . * 1000]
     | @tsv;
 
+# phases (input: one raw/phases-FLAGS.txt, slurped: bench/phases's lines)
+#	phase median_us p10_us p90_us median_faults
+# each phase of the first tame() over the samples, in the order made,
+# then "sum": the per-sample sum of the phases.
+def phases:
+    . as $all
+    | (($all[0].phases | keys_unsorted[]) as $p
+	| [$all[].phases[$p]] as $v
+	| [$p, ($v | map(.[0]) | median | r1),
+	    ($v | map(.[0]) | pct(0.1) | r1),
+	    ($v | map(.[0]) | pct(0.9) | r1), ($v | map(.[1]) | median)]
+	| @tsv),
+    ([$all[].sum] as $s | ["sum", ($s | median | r1), ($s | pct(0.1) | r1),
+	($s | pct(0.9) | r1),
+	([$all[] | [.phases[][1]] | add] | median)] | @tsv);
+
+# interleave (input: interleave.json, bench/interleave.c)
+#	call config floor median_ns ci_lo ci_hi p10 p90 n config_median_ns
+#	floor_median_ns
+# per call and pair of configurations, the paired differences of the
+# rounds (config's batch minus floor's batch of the same round, CPU
+# time): their median, a 95% interval of that median from the order
+# statistics (the k-th smallest and largest, k = (n - 1.96 sqrt(n)) / 2,
+# no assumption on the distribution), and their 10th..90th percentile,
+# the spread of one round.
+def median_ci:
+    sort | length as $n
+    | (((($n - 1.96 * ($n | sqrt)) / 2) | floor) | if . < 0 then 0 else . end)
+	as $k
+    | [.[$k], .[$n - 1 - $k]];
+def interleave:
+    .calls[] as $c
+    | (["allow1", "untamed"], ["allow3", "untamed"], ["tame1", "untamed"],
+	["tame3", "untamed"], ["tame1", "allow1"], ["tame3", "allow1"],
+	["tame3", "allow3"])
+    | .[0] as $a | .[1] as $b
+    | select($c.results[$a] and $c.results[$b])
+    | [range($c.results[$a].cpu | length) as $i
+	| [$c.results[$a].cpu[$i], $c.results[$b].cpu[$i]]
+	| select(.[0] != null and .[1] != null) | .[0] - .[1]] as $d
+    | select($d | length > 0)
+    | ($d | median_ci) as $ci
+    | [$c.call, $a, $b, ($d | median | r1), ($ci[0] | r1), ($ci[1] | r1),
+	($d | pct(0.1) | r1), ($d | pct(0.9) | r1), ($d | length),
+	($c.results[$a].cpu | map(select(. != null)) | median | r1),
+	($c.results[$b].cpu | map(select(. != null)) | median | r1)]
+    | @tsv;
+
 if $what == "syscalls" then syscalls
-elif $what == "floors" then floors
 elif $what == "latency" then latency
 elif $what == "hyperfine" then hyperfine
 elif $what == "hfcdf" then hfcdf
+elif $what == "phases" then phases
+elif $what == "interleave" then interleave
 else error("what: " + $what) end

@@ -34,8 +34,11 @@ m() {
 }
 
 q syscalls "$RAW/micro.json" > "$W/syscalls.tsv"
-q floors "$RAW/micro.json" > "$W/floors.tsv"
 q latency "$RAW/micro.json" > "$W/latency.tsv"
+: > "$W/interleave.tsv"
+for f in "$RAW"/interleave-*.json; do
+	[ -e "$f" ] && q interleave "$f" >> "$W/interleave.tsv"
+done
 PORT_ROWS=""
 for f in "$RAW"/hf-port-*-1.json; do
 	[ -e "$f" ] || continue
@@ -79,7 +82,11 @@ function kindof(c) {
 	return cached(c) ? "cached" : trapcall(c) ? "trap-priced" : \
 	    "arg-checked"
 }
-function sgn(x) { return (x >= 0 ? "+" : "") sprintf("%.1f", x) }
+# x with its sign, one decimal ("-0" and -0.04 are "-0.0", never "+-0.0")
+function sgn(x,  s) {
+	s = sprintf("%.1f", x)
+	return (s ~ /^-/ ? "" : "+") s
+}
 '
 
 syscall_table() {
@@ -264,6 +271,71 @@ FD=$(fresh delta 1)
 FDLO=$(fresh delta 2)
 FDHI=$(fresh delta 3)
 
+# --- the first call, phase by phase ---------------------------------------
+# raw/phases-NAME.txt (bench/phases) reduced to W/phases-NAME.tsv; ph NAME
+# PHASE COL: one number of it (2 median µs, 3 p10, 4 p90, 5 faults), or -
+for n in stdio-rpath stdio-rpath-inet-dnspath; do
+	if [ -s "$RAW/phases-$n.txt" ]; then
+		q phases -s "$RAW/phases-$n.txt" > "$W/phases-$n.tsv"
+	else
+		: > "$W/phases-$n.tsv"
+	fi
+done
+ph() {
+	awk -F '\t' -v p="$2" -v col="$3" '$1 == p { print $col; f = 1 }
+	    END { if (!f) print "-" }' "$W/phases-$1.tsv"
+}
+# fresh_faults NAME: the median page faults of the whole fresh call
+fresh_faults() {
+	[ -s "$RAW/fresh-$1.txt" ] || { echo -; return; }
+	awk 'NF >= 2 { print $2 }' "$RAW/fresh-$1.txt" | sort -n |
+	    awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : "-" }'
+}
+# pct A B: A as a percentage of B
+pct() {
+	awk -v a="$1" -v b="$2" 'BEGIN {
+		if (a == "-" || a == "" || b == "-" || b == "" || b == 0)
+			print "-"
+		else printf "%.0f\n", 100 * a / b }'
+}
+phases_table() {
+	a=stdio-rpath b=stdio-rpath-inet-dnspath
+	for v in "check:checks, state lock, flag expansion" \
+	    "warm:warming the name services (GETPW, DNSPATH: tame__warm)" \
+	    "unix_look:looking for AF_UNIX sockets (INET, DNSPATH: single-thread check, ppoll scan)" \
+	    "landlock_create:Landlock: is a layer needed; ruleset created" \
+	    "landlock_rules:Landlock: path rules added" \
+	    "touch:first touch of the policy table and the compile workspace (page faults)" \
+	    "compile:compiling the table into BPF (tame_compile)" \
+	    "handler:SIGSYS handler installed, SIGSYS unblocked" \
+	    "no_new_privs:prctl(PR_SET_NO_NEW_PRIVS)" \
+	    "landlock_restrict:Landlock: landlock_restrict_self" \
+	    "seccomp_attach:audit marker write; seccomp(SET_MODE_FILTER, TSYNC): the kernel checks, JITs and caches the filter"; do
+		p=${v%%:*}
+		[ "$(ph $a "$p" 2)" = - ] && [ "$(ph $b "$p" 2)" = - ] && continue
+		printf '| %s | %s | %s | %s | %s |\n' "${v#*:}" \
+		    "$(ph $a "$p" 2)" "$(ph $a "$p" 5)" "$(ph $b "$p" 2)" \
+		    "$(ph $b "$p" 5)"
+	done
+	printf '| **sum of the phases** (median of per-sample sums; p10..p90) | **%s** (%s..%s) | %s | **%s** (%s..%s) | %s |\n' \
+	    "$(ph $a sum 2)" "$(ph $a sum 3)" "$(ph $a sum 4)" "$(ph $a sum 5)" \
+	    "$(ph $b sum 2)" "$(ph $b sum 3)" "$(ph $b sum 4)" "$(ph $b sum 5)"
+	printf '| the whole tame() timed by bench/fresh, same run (median; p10..p90) | %s (%s..%s) | %s | %s (%s..%s) | %s |\n' \
+	    "$(fresh $a 1)" "$(fresh $a 2)" "$(fresh $a 3)" "$(fresh_faults $a)" \
+	    "$(fresh $b 1)" "$(fresh $b 2)" "$(fresh $b 3)" "$(fresh_faults $b)"
+	printf '| sum of the phases / whole call | %s%% | | %s%% | |\n' \
+	    "$(pct "$(ph $a sum 2)" "$(fresh $a 1)")" \
+	    "$(pct "$(ph $b sum 2)" "$(fresh $b 1)")"
+}
+PHA=$(ph stdio-rpath seccomp_attach 2)
+PHC=$(ph stdio-rpath compile 2)
+PHT=$(ph stdio-rpath touch 2)
+PHS=$(ph stdio-rpath sum 2)
+PHW=$(ph stdio-rpath-inet-dnspath warm 2)
+PHU=$(ph stdio-rpath-inet-dnspath unix_look 2)
+PHS2=$(ph stdio-rpath-inet-dnspath sum 2)
+PHI=$(head -n 1 "$RAW/phases-stdio-rpath.txt" 2>/dev/null | jq -r '.insns // "-"')
+
 # --- whole commands ---------------------------------------------------
 # compare NAME BASE TAMED: the median of the per-round ratios (each
 # round's two commands ran back to back, so drift of the shared VM
@@ -380,7 +452,10 @@ gnuplot -e "a='$W/cdf-tame-exec-4k-_bin_cat.tsv';
 sgn() {
 	awk -v x="$1" 'BEGIN {
 		if (x == "-" || x == "") print "-"
-		else printf "%s%.1f\n", (x >= 0 ? "+" : ""), x
+		else {
+			s = sprintf("%.1f", x)
+			print (s ~ /^-/ ? "" : "+") s
+		}
 	}'
 }
 verdict() {
@@ -412,21 +487,69 @@ noisy() {
 		    (m + 0 <= l + 0 ? "within" : "over")
 	}'
 }
-# floor CFG FLOOR KIND: the call of KIND whose median cost beyond FLOOR
-# is worst: "median lo hi call"
-floor_worst() {
-	awk -F '\t' -v cfg="$1" -v fl="$2" -v kind="$3" "$AWKLIB"'
+# il_worst CFG FLOOR KIND LIMIT: of the interleaved rows, the call of
+# KIND whose median paired difference is worst, and the verdict on all
+# calls of the kind together (each call's 95% interval against LIMIT:
+# any wholly over it, not met; all wholly within, met; else undecided):
+# "median lo hi p10 p90 rounds call verdict"
+il_worst() {
+	awk -F '\t' -v cfg="$1" -v fl="$2" -v kind="$3" -v l="$4" "$AWKLIB"'
 	$2 == cfg && $3 == fl && !trapcall($1) &&
 	    (kind == "cached") == (cached($1) != 0) {
-		if (n++ == 0 || $4 > w) { w = $4; lo = $5; hi = $6; wc = callname($1) }
+		if (n++ == 0 || $4 > w) {
+			w = $4; lo = $5; hi = $6; p10 = $7; p90 = $8; r = $9
+			wc = callname($1)
+		}
+		if ($5 + 0 > l + 0) over = 1
+		else if ($6 + 0 > l + 0) straddle = 1
 	}
-	END { if (n) printf "%s\t%s\t%s\t%s\n", w, lo, hi, wc
-	    else print "-\t-\t-\t-" }' "$W/floors.tsv"
+	END {
+		if (!n) { print "-\t-\t-\t-\t-\t-\t-\tnot measured"; exit }
+		v = over ? "**not met**" : straddle ? "undecided (median " \
+		    (w + 0 <= l + 0 ? "within" : "over") ")" : "met"
+		printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", w, lo, hi, p10, \
+		    p90, r, wc, v
+	}' "$W/interleave.tsv"
 }
-F1C=$(floor_worst tame1 allow1 cached)
-F3C=$(floor_worst tame3 allow1 cached)
-F1A=$(floor_worst tame1 allow1 arg)
-F3A=$(floor_worst tame3 allow3 arg)
+I1C=$(il_worst tame1 allow1 cached 3)
+I3C=$(il_worst tame3 allow1 cached 3)
+I1A=$(il_worst tame1 allow1 arg 15)
+I3A=$(il_worst tame3 allow3 arg 15)
+# irow WORST: the measured cell of a per-call target row
+irow() {
+	echo "$1" | awk -F '\t' "$AWKLIB"'{
+		if ($1 == "-") { print "-"; exit }
+		printf "worst %s: %s ns (95%% interval of the median %s..%s; one round %s..%s; %d rounds)\n", \
+		    $7, sgn($1), sgn($2), sgn($3), sgn($4), sgn($5), $6 }'
+}
+# the interleaved per-call table: call, then the paired differences
+interleave_table() {
+	awk -F '\t' "$AWKLIB"'
+	function c(k) {
+		if (!(k in med)) return " - |"
+		return sprintf(" %s [%s..%s] (%s..%s) |", sgn(med[k]), \
+		    sgn(lo[k]), sgn(hi[k]), sgn(p10[k]), sgn(p90[k]))
+	}
+	{
+		k = $1 SUBSEP $2 SUBSEP $3
+		med[k] = $4; lo[k] = $5; hi[k] = $6; p10[k] = $7; p90[k] = $8
+		if ($3 == "untamed") base[$1] = $11
+		if (!($1 in seen)) { seen[$1] = 1; calls[++n] = $1; r[$1] = $9 }
+	}
+	END {
+		print "| call | kind | rounds | untamed ns | allow1 - untamed | tame1 - allow1 | tame3 - allow1 | tame3 - allow3 |"
+		print "|---|---|---:|---:|---:|---:|---:|---:|"
+		for (j = 1; j <= n; j++) {
+			x = calls[j]
+			printf "| %s | %s | %d | %.1f |", callname(x), kindof(x), \
+			    r[x], base[x]
+			printf "%s%s%s%s\n", c(x SUBSEP "allow1" SUBSEP "untamed"), \
+			    c(x SUBSEP "tame1" SUBSEP "allow1"), \
+			    c(x SUBSEP "tame3" SUBSEP "allow1"), \
+			    c(x SUBSEP "tame3" SUBSEP "allow3")
+		}
+	}' "$W/interleave.tsv"
+}
 W1C=$(worst tame1 cached)
 W3C=$(worst tame3 cached)
 W1A=$(worst tame1 arg)
@@ -481,18 +604,25 @@ exports; \`machine.json\`). Every ratio and delta compares runs of the same
 
 The targets are libtame's cost beyond this host's floor, a one-instruction
 RET ALLOW filter measured in the same run (allow1; allow3 is three of them
-stacked, the floor of three tame() calls). A per-call row subtracts the
-floor process's median from the tamed process's median round by round,
-so that the host's drift cancels; its verdict knows the spread: "met"
-when even the worst round is within the target, "not met" when even the
-best round is over it, "undecided" when the rounds straddle it.
+stacked, the floor of three tame() calls). A per-call row comes from
+the interleaved runs (next-but-one section): one process per
+configuration, quarter-millisecond batches taking turns in shuffled
+order, $(m .il_rounds) rounds; each round's tamed batch minus the floor's
+batch of the same round, so that the host's drift cancels. Its value is
+the median of those paired differences with a 95% interval of that
+median (order statistics), for the worst call of the kind; the verdict
+takes every call of the kind: "met" when every interval lies within the
+target, "not met" when one lies wholly over it, "undecided" otherwise.
+The other rows' verdicts know the spread of their rounds: "met" when even
+the worst round is within the target, "not met" when even the best round
+is over it, "undecided" when the rounds straddle it.
 
 | target | measured | |
 |---|---|---|
-| cached syscall (getpid, read, write) <= +3 ns beyond allow1, one tame() | worst $(f "$F1C" 4): $(sgn "$(f "$F1C" 1)") ns (rounds $(sgn "$(f "$F1C" 2)")..$(sgn "$(f "$F1C" 3)")) | $(noisy 3 "$(f "$F1C" 1)" "$(f "$F1C" 2)" "$(f "$F1C" 3)") |
-| cached syscall <= +3 ns beyond allow1, three tame() | worst $(f "$F3C" 4): $(sgn "$(f "$F3C" 1)") ns (rounds $(sgn "$(f "$F3C" 2)")..$(sgn "$(f "$F3C" 3)")) | $(noisy 3 "$(f "$F3C" 1)" "$(f "$F3C" 2)" "$(f "$F3C" 3)") |
-| argument-checked (openat, ioctl, socket) <= +15 ns beyond allow1, one tame() | worst $(f "$F1A" 4): $(sgn "$(f "$F1A" 1)") ns (rounds $(sgn "$(f "$F1A" 2)")..$(sgn "$(f "$F1A" 3)")) | $(noisy 15 "$(f "$F1A" 1)" "$(f "$F1A" 2)" "$(f "$F1A" 3)") |
-| argument-checked <= +15 ns beyond allow3, three tame() | worst $(f "$F3A" 4): $(sgn "$(f "$F3A" 1)") ns (rounds $(sgn "$(f "$F3A" 2)")..$(sgn "$(f "$F3A" 3)")) | $(noisy 15 "$(f "$F3A" 1)" "$(f "$F3A" 2)" "$(f "$F3A" 3)") |
+| cached syscall (getpid, read, write) <= +3 ns beyond allow1, one tame() | $(irow "$I1C") | $(f "$I1C" 8) |
+| cached syscall <= +3 ns beyond allow1, three tame() | $(irow "$I3C") | $(f "$I3C" 8) |
+| argument-checked (openat, ioctl, socket) <= +15 ns beyond allow1, one tame() | $(irow "$I1A") | $(f "$I1A" 8) |
+| argument-checked <= +15 ns beyond allow3, three tame() | $(irow "$I3A") | $(f "$I3A" 8) |
 | first tame(STDIO\|RPATH) in a freshly exec'd program <= 90 µs | median ${FT} µs (p10..p90 ${FTLO}..${FTHI}) | $(noisy 90 "$FT" "$FTLO" "$FTHI") |
 | ... and <= 4x a 1-insn filter in the same kind of process | ${FTR}x (${FT} / ${FA1} µs) | $(verdict "$FTR" "<=" 4) |
 | later tame(), delta without a new Landlock layer, <= 25 µs | median ${FD} µs in a fresh program (p10..p90 ${FDLO}..${FDHI}) | $(noisy 25 "$FD" "$FDLO" "$FDHI") |
@@ -510,23 +640,46 @@ best round is over it, "undecided" when the rounds straddle it.
 The per-call targets were set on an Intel host whose 1-instruction filter
 costs +14..20 ns (performance.md). What the physical limit is on this
 host, and what libtame adds beyond it (its delta minus allow1's, worst
-call of the kind), so that the two can be told apart:
+call of the kind), so that the two can be told apart, from the
+per-configuration processes of "Cost per system call" (the interleaved
+table below has the same split, far tighter):
 
 | | allow1 (any filter at all) | libtame beyond allow1, depth 1 | beyond allow1, depth 3 |
 |---|---:|---:|---:|
 | cached calls | $(sgn "$(f "$WAC" 1)") ns ($(f "$WAC" 2)) | $(sgn "$(f "$B1C" 1)") ns ($(f "$B1C" 2)) | $(sgn "$(f "$B3C" 1)") ns ($(f "$B3C" 2)) |
 | argument-checked calls | $(sgn "$(f "$WAA" 1)") ns ($(f "$WAA" 2)) | $(sgn "$(f "$B1A" 1)") ns ($(f "$B1A" 2)) | $(sgn "$(f "$B3A" 1)") ns ($(f "$B3A" 2)) |
 
-Deltas are judged on the median; the per-round ranges below show how far
-one process's result can stray on this VM, and a target "met" or "not met"
-by less than that spread is within noise.
+These deltas are medians of processes run seconds apart; the per-round
+ranges in "Cost per system call" show how far one process's result can
+stray on this VM.
+
+## Per call, interleaved
+
+Each configuration (untamed, allow1, allow3, tame1, tame3 as below) runs
+in a process of its own, forked by \`micro --interleave\`
+(bench/interleave.c) and pinned to the same CPU; the processes take
+turns running one batch of a call (about 0.25 ms of it), in an order
+shuffled anew for every call and round. Cell: the median over rounds of
+(configuration's ns per call - floor's ns per call in the same round),
+CPU time, then [a 95% interval of that median] and (the 10th..90th
+percentile of one round's difference: the spread a single pair of
+batches shows). The argument-checked calls ran $(m .il_rounds) rounds, the
+cached ones a sixth of that.
+
+EOT
+interleave_table
+cat <<EOT
 
 ## Cost per system call
 
 Each configuration runs in its own process (filters cannot be removed),
 installed on the first benchmark call; the processes run $(m .rounds) rounds,
 the order of configurations rotating per round; each process reports
-$(m .reps) repetitions of at least $(m .min_time) s per call. Cell: median
+$(m .reps) repetitions of at least $(m .min_time) s per call, the calls'
+repetitions in random order (google-benchmark's random interleaving).
+These rounds are seconds apart, so their spread is far wider than the
+interleaved one above; they price the configurations the interleaved
+runs leave out. Cell: median
 over rounds of each process's median, as ns over untamed (ratio)
 [smallest..largest per-round delta against the untamed process of the
 same round]. Times are CPU time per call (google-benchmark's cpu_time,
@@ -577,6 +730,38 @@ take turns. The forked rows of the next section are the warm case.
 |---|---:|---:|---:|---:|
 $(fresh_table)
 
+### Where the first call goes
+
+\`bench/phases\`, exec'd fresh like \`bench/fresh\` and taking turns with
+it, makes the steps of a first \`tame()\` (lib/tame.c, \`tame_locked\`)
+one by one through libtame's own internal functions, reading the clock
+and \`getrusage(RUSAGE_SELF).ru_minflt\` between them (the reading itself
+is left out). Median µs and median minor page faults per phase; the last
+rows check the sum against the whole call timed in the same run.
+
+| phase | STDIO\|RPATH µs | faults | STDIO\|RPATH\|INET\|DNSPATH µs | faults |
+|---|---:|---:|---:|---:|
+$(phases_table)
+
+Reading it: attaching the filter is the largest part of a first
+STDIO|RPATH call (${PHA} µs of ${PHS}, $(pct "$PHA" "$PHS")%; the
+one-instruction filter's whole load is ${FA1} µs in the same kind of
+process): the kernel validates the ${PHI}-instruction program, JITs it and
+replays it for every system call number to fill its constant-action
+cache (TSYNC has only this one thread to synchronise). Compiling the table costs ${PHC} µs
+cold, against $(lat compile/tame/stdio,rpath 2) µs for the same compile warm in a loop
+(next section): the difference is not page faults (the compile phase
+takes $(ph stdio-rpath compile 5)), cold caches and branch predictors are the likely
+rest; the first touch of the table and workspace ${PHT} µs. Under
+INET|DNSPATH the name-service warm-up (${PHW} µs: glibc reading
+nsswitch.conf and resolving localhost) and the AF_UNIX look (${PHU} µs)
+come on top, for ${PHS2} µs in all; the warm-up is glibc's own first
+lookup (its configuration files and NSS modules), which a program that
+resolves names pays anyway, only earlier. What would move the rest:
+fewer and shorter paths for the kernel's per-number replay (attach time
+follows the summed path lengths, performance.md 1.4), and a cheaper
+cold compile.
+
 ## tame() latency
 
 Forked samples: each a fresh child of the (untamed) benchmark process;
@@ -606,7 +791,8 @@ $(cat "$PORTS_MD")
 ## Whole commands (hyperfine)
 
 \`hyperfine -N --warmup 3\`, $(m .hf_rounds) rounds per comparison with the
-command order alternating, all runs pooled. tame-cat and cat-untamed are
+command order alternating (fewer for tame-exec on ls, sort and sha256sum
+and for tame-audit: the runs column counts them), all runs pooled. tame-cat and cat-untamed are
 the same source (\`ports/cat/cat.c\`, -DNO_TAME for the latter), both linked
 with libtame.a. tame-cat reads and writes in blocks of its standard
 output's \`st_blksize\`; under hyperfine that is /dev/null, which says
@@ -665,8 +851,10 @@ disturbed ones.
   child (libtame's static tables and buffers), as a program's first
   tame() would; the warm in-process rows show the same work without them.
 - Re-run with \`make bench\`; \`BENCH_ROUNDS\`, \`BENCH_REPS\`,
-  \`BENCH_MIN_TIME\`, \`BENCH_HF_ROUNDS\` and \`BENCH_CPU\` trade time for
-  precision (see bench/run.sh).
+  \`BENCH_MIN_TIME\`, \`BENCH_HF_ROUNDS\`, \`BENCH_IL_ROUNDS\`,
+  \`BENCH_FRESH\` and \`BENCH_CPU\` trade time for precision (see
+  bench/run.sh); \`BENCH_REPORTS=DIR\` writes the run elsewhere, and
+  \`make bench-compare OLD=reports NEW=DIR\` says what changed, row by row.
 EOT
 } > "$MD"
 echo "bench: wrote $MD"

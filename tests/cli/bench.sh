@@ -1,10 +1,14 @@
 #!/bin/sh
 # make bench, quickly: every benchmark runs once, briefly (BENCH_QUICK=1),
 # into a scratch directory, and the report comes out whole and well
-# formed.  Its numbers are not judged here (no timing assertions).
+# formed; bench/compare.sh (make bench-compare) compares the run with a
+# copy of itself and says so row by row.  Numbers are not judged here
+# (no timing assertions): only that a run compared with itself shows no
+# change.
 B=${B:-build}
 dir=$(mktemp -d /var/tmp/tame-bench.XXXXXX)
-trap 'rm -rf "$dir"' EXIT
+copy=$(mktemp -d /var/tmp/tame-bench-copy.XXXXXX)
+trap 'rm -rf "$dir" "$copy"' EXIT
 fail=0
 no() { echo "bench.sh: $*"; fail=1; }
 
@@ -22,7 +26,8 @@ grep -q 'error' "$dir/report.log" && no "report.sh said: $(cat "$dir/report.log"
 
 md=$dir/latest.md
 for section in '## Machine' '## Targets (DESIGN.md)' \
-    '## The first tame(), as programs pay it' \
+    '## The first tame(), as programs pay it' '### Where the first call goes' \
+    '## Per call, interleaved' \
     '## Cost per system call' '## What the traps cost' '## tame() latency' \
     '## Whole commands (hyperfine)'; do
 	grep -qxF "$section" "$md" || no "latest.md has no '$section'"
@@ -43,9 +48,72 @@ printf '%s\n' "$targets" |
     grep . && no "a target row without a verdict"
 grep -Eiq '(^|[ |(])-?(nan|null|inf)([ |)x]|$)' "$md" &&
     no "latest.md shows nan, null or inf"
+# the first call's phases: each flag set's sum and the whole call beside it
+for row in '| **sum of the phases**' '| the whole tame() timed by bench/fresh' \
+    '| sum of the phases / whole call' \
+    '| compiling the table into BPF (tame_compile)' \
+    '| audit marker write; seccomp(SET_MODE_FILTER, TSYNC)'; do
+	grep -F "$row" "$md" | grep -Eq '\| [0-9.*]+[ %(*]' ||
+	    no "the phases table has no numbers in '$row'"
+done
+# every interleaved call has its row, every difference a median
+# and an interval
+for call in getpid 'read 1 B' 'write 1 B' openat+close ioctl socket+close; do
+	sed -n '/^## Per call, interleaved/,/^## /p' "$md" |
+	    grep -F "| $call" |
+	    grep -Eq '(\| [+-][0-9.]+ \[[+-][0-9.]+\.\.[+-][0-9.]+\] \([^)]*\) ){4}\|$' ||
+	    no "no interleaved row for $call"
+done
 for svg in syscalls latency cat cat-4k-cdf tame-exec-cdf; do
 	f=$dir/$svg.svg
 	[ -s "$f" ] && head -c 200 "$f" | grep -q '<svg\|<?xml' &&
 	    tail -c 20 "$f" | grep -q '</svg>' || no "$svg.svg is missing or cut"
 done
+
+# --- bench-compare: the run against a copy of itself -----------------------
+cp -r "$dir/raw" "$copy/raw"
+if ! sh bench/compare.sh "$dir" "$copy" > "$dir/compare.out" 2>&1; then
+	tail -20 "$dir/compare.out"
+	no "bench/compare.sh failed"
+	exit 1
+fi
+out=$dir/compare.out
+for h in '## Per call, first call, latency (google-benchmark compare.py)' \
+    '## Interleaved paired differences (ns per call, 95% interval)' \
+    '## Whole commands (hyperfine)'; do
+	grep -qxF "$h" "$out" || no "compare output has no '$h'"
+done
+grep -q '^Benchmark  *Time  *CPU  *Time Old  *Time New' "$out" ||
+    no "no compare.py table in the compare output"
+# compare.py's rows: a median for each kind of data, no change against
+# itself, and a U test over the samples
+for r in tame1/syscall/getpid latency/tame_first/stdio,rpath \
+    interleave/tame1/openat_close fresh/stdio-rpath \
+    phases/stdio-rpath/compile; do
+	grep -Eq "^${r}_median +[+-]0\.0000 +[+-]0\.0000( +[0-9]+){4}\$" \
+	    "$out" || no "compare.py: no unchanged median row for $r"
+	grep -Eq "^${r}_pvalue +[0-9.]+ +[0-9.]+ +U Test" "$out" ||
+	    no "compare.py: no U test for $r"
+done
+# interleaved differences: every call and pair, unchanged, overlapping
+il=$(sed -n '/^## Interleaved/,/^## Whole/p' "$out" |
+    grep -E '^[a-z_A-Z0-9]+ +[a-z0-9]+-[a-z0-9]+ ')
+[ "$(printf '%s\n' "$il" | grep -c .)" -eq 42 ] ||
+    no "compare: $(printf '%s\n' "$il" | grep -c .) interleaved rows, not 42"
+printf '%s\n' "$il" | grep -Ev ' [+-]0\.0 yes$' | grep . &&
+    no "compare: an interleaved row changed against itself"
+# whole commands: both commands and the ratio of every comparison, each
+# with old and new medians, their ratio 1.000 and overlapping rounds
+hf=$(sed -n '/^## Whole commands/,$p' "$out" | sed '1,/^row  *command /d')
+for n in cat-4k floor-4k cat-100m tame-exec-4k audit-100m strace-ls \
+    port-wc; do
+	[ "$(printf '%s\n' "$hf" | grep -c "^$n ")" -eq 3 ] ||
+	    no "compare: $n has not three rows"
+done
+printf '%s\n' "$hf" | grep -q '^cat-4k  *(ratio) ' ||
+    no "compare: no ratio row for cat-4k"
+printf '%s\n' "$hf" | grep -Ev \
+    ' [0-9.]+ +[0-9.]+ +1\.000 [0-9.]+\.\.[0-9.]+ +[0-9.]+\.\.[0-9.]+ +yes$' |
+    grep . && no "compare: a whole-command row is malformed or changed"
+sh bench/compare.sh "$dir" > /dev/null 2>&1 && no "compare.sh ran with one argument"
 exit $fail
