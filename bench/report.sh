@@ -301,10 +301,11 @@ pct() {
 phases_table() {
 	a=stdio-rpath b=stdio-rpath-inet-dnspath
 	for v in "check:checks, state lock, flag expansion" \
+	    "acquired:what came before tame(): single-thread probe, io_uring poller (threaded only), personality" \
 	    "warm:warming the name services (GETPW, DNSPATH: tame__warm)" \
 	    "unix_look:looking for AF_UNIX sockets (INET, DNSPATH: single-thread check, ppoll scan)" \
-	    "landlock_create:Landlock: is a layer needed; ruleset created" \
-	    "landlock_rules:Landlock: path rules added" \
+	    "landlock_create:Landlock: is a layer needed (the paths', or the first call's domain layer); ABI probe" \
+	    "landlock_rules:Landlock: ruleset created, path rules added" \
 	    "touch:first touch of the policy table and the compile workspace (page faults)" \
 	    "compile:compiling the table into BPF (tame_compile)" \
 	    "handler:SIGSYS handler installed, SIGSYS unblocked" \

@@ -29,6 +29,7 @@
 #ifndef LANDLOCK_ACCESS_FS_REFER
 #define LANDLOCK_ACCESS_FS_REFER	(1ULL << 13)
 #endif
+#define LL_SCOPE_SIGNAL	(1ULL << 1)	/* LANDLOCK_SCOPE_SIGNAL, ABI 6 */
 #ifndef LANDLOCK_ACCESS_FS_TRUNCATE
 #define LANDLOCK_ACCESS_FS_TRUNCATE	(1ULL << 14)
 #endif
@@ -224,34 +225,48 @@ fail:
  * A layer that confines no path, for a first tame() that needs none: in
  * a Landlock domain a process cannot ptrace, nor open the memory in /proc
  * of, any process outside it (ptrace(2), process_vm_writev(2),
- * /proc/PID/mem), which RPATH and WPATH would otherwise reach.  It
- * handles making block devices, which the filter refuses anyway, and
- * under CPATH grants REFER everywhere, since any layer refuses renames
- * across directories otherwise (and always before ABI 2: then no layer).
- * Returns 0 with *ruleset_fd -1 where there is none to add, 0 with a
- * ruleset to enforce, or -1 with errno.
+ * /proc/PID/mem), which RPATH and WPATH would otherwise reach.
+ *
+ * Without PROC and CPATH the layer scopes signals (ABI 6), which the
+ * filter keeps to this process anyway, and handles no file system right,
+ * so opens pay nothing for it.  Otherwise, or before ABI 6, it handles
+ * making block devices, which the filter refuses anyway, and every open
+ * passes Landlock's hook (about +250 ns an open+close here).  PROC's
+ * signals may go to any process; and under CPATH the layer must handle
+ * and grant REFER everywhere, since a layer that does not refuses renames
+ * across directories as soon as a later one handles file rights (and
+ * always before ABI 2: then no layer).  Returns 0 with *ruleset_fd -1
+ * where there is none to add, 0 with a ruleset to enforce, or -1 with
+ * errno.
  */
 int
 tame__landlock_domain(int held, int *ruleset_fd)
 {
-	struct landlock_ruleset_attr attr = {
-		.handled_access_fs = LANDLOCK_ACCESS_FS_MAKE_BLOCK,
-	};
+	struct {			/* struct landlock_ruleset_attr, ABI 6 */
+		uint64_t	 handled_access_fs;
+		uint64_t	 handled_access_net;
+		uint64_t	 scoped;
+	} attr = { 0, 0, 0 };
 	long fd;
 	int abi = tame_landlock_abi(), r;
 
 	*ruleset_fd = -1;
-	if (abi == 0 || (abi < 2 && (held & TAME_CPATH)))
+	if (abi >= 6 && (held & (TAME_PROC | TAME_CPATH)) == 0)
+		attr.scoped = LL_SCOPE_SIGNAL;
+	else if (abi == 0 || (abi < 2 && (held & TAME_CPATH)))
 		return 0;
-	if (held & TAME_CPATH)
-		attr.handled_access_fs |= LANDLOCK_ACCESS_FS_REFER;
+	else {
+		attr.handled_access_fs = LANDLOCK_ACCESS_FS_MAKE_BLOCK;
+		if (held & TAME_CPATH)
+			attr.handled_access_fs |= LANDLOCK_ACCESS_FS_REFER;
+	}
 	fd = tame__gate(SYS_landlock_create_ruleset, (long)&attr, sizeof(attr),
 	    0, 0, 0, 0);
 	if (fd < 0) {
 		errno = (int)-fd;
 		return -1;
 	}
-	if ((held & TAME_CPATH) &&
+	if ((attr.handled_access_fs & LANDLOCK_ACCESS_FS_REFER) &&
 	    (r = add_path((int)fd, "/", LANDLOCK_ACCESS_FS_REFER)) < 0) {
 		tame__gate(SYS_close, fd, 0, 0, 0, 0, 0);
 		errno = -r;
