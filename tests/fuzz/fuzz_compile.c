@@ -31,16 +31,12 @@
 
 #include "compile.h"
 #include "expect.h"
+#include "input.h"
 #include "policy.h"
 
 #define GATE		0x00007f3a5c0012e5ULL	/* as in t_oracle.c */
 #define MAXSTACK	3
 #define MAXTUPLES	64
-
-struct input {
-	const uint8_t	*p;
-	size_t		 n;
-};
 
 struct tuple {
 	uint32_t	 arch;
@@ -52,20 +48,6 @@ struct tuple {
 static struct tame_target	 tg[MAXSTACK];
 static int			 ntg;
 static uint64_t			 gate;
-
-static uint64_t
-take(struct input *in, size_t bytes)
-{
-	uint64_t v = 0;
-	size_t i;
-
-	for (i = 0; i < bytes && i < sizeof(v); i++)
-		if (in->n > 0) {
-			v |= (uint64_t)*in->p++ << (8 * i);
-			in->n--;
-		}
-	return v;
-}
 
 /* Every mask and value the table compares an argument with. */
 static uint32_t	 pool[4096];

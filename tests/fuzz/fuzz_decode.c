@@ -28,14 +28,9 @@
 #include <string.h>
 
 #include "guard.h"
+#include "input.h"
 #include "policy.h"
 #include "tame_int.h"
-
-/* The input, consumed from the front; zeros once it runs out. */
-struct input {
-	const uint8_t	*p;
-	size_t		 n;
-};
 
 static struct guard	 gmem, gpath;
 
@@ -44,20 +39,6 @@ fail(const char *what)
 {
 	fprintf(stderr, "fuzz_decode: %s\n", what);
 	abort();
-}
-
-static uint64_t
-take(struct input *in, size_t bytes)
-{
-	uint64_t v = 0;
-	size_t i;
-
-	for (i = 0; i < bytes && i < sizeof(v); i++)
-		if (in->n > 0) {
-			v |= (uint64_t)*in->p++ << (8 * i);
-			in->n--;
-		}
-	return v;
 }
 
 /*
