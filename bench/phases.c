@@ -142,7 +142,7 @@ first_tame(int flags)
 	struct sigaction old_sigsys;
 	struct sock_fprog fp;
 	sigset_t sigsys;
-	int ruleset = -1, want, single;
+	int ruleset = -1, want;
 	char buf[32] = "tame:0x0";
 
 	mark("check");
@@ -153,8 +153,8 @@ first_tame(int flags)
 	(void)getenv("TAME_AUDIT");	/* permissive_requested() */
 
 	mark("acquired");
-	single = tame__gate(SYS_unshare, CLONE_THREAD, 0, 0, 0, 0, 0) == 0;
-	if (tame__acquired_check(single) == -1)
+	if (tame__acquired_check(tame__gate(SYS_unshare, CLONE_THREAD, 0, 0,
+	    0, 0, 0) == 0) == -1)
 		err(1, "tame__acquired_check");
 
 	mark("warm");
@@ -177,7 +177,8 @@ first_tame(int flags)
 		    tame__landlock_prepare(want, &ruleset) == -1)
 			err(1, "tame__landlock_prepare");
 		next.landlock_ok = ruleset != -1;
-	} else if (single && tame__landlock_domain(want, &ruleset) == -1)
+	} else if (tame__gate(SYS_unshare, CLONE_THREAD, 0, 0, 0, 0, 0) == 0 &&
+	    tame__landlock_domain(want, &ruleset) == -1)
 		err(1, "tame__landlock_domain");	/* the domain layer */
 
 	mark("touch");

@@ -195,7 +195,7 @@ tame_locked(int flags)
 	struct tame_target next, prev;
 	struct sigaction old_sigsys;
 	sigset_t sigsys;
-	int ruleset = -1, domain_only = 0, single = -1, r, want, saved;
+	int ruleset = -1, domain_only = 0, r, want, saved;
 	int held = current_held();
 
 	want = tame_expand(flags);
@@ -219,7 +219,7 @@ tame_locked(int flags)
 	}
 
 	if (!tame__state.tamed &&
-	    tame__acquired_check(single = single_threaded()) == -1)
+	    tame__acquired_check(single_threaded()) == -1)
 		return -1;
 	tame__warm(want);
 	want = with_state(want, held);
@@ -228,12 +228,16 @@ tame_locked(int flags)
 	/* an older filter without PROC was made here too: no fork since */
 	next.pid = prev.pid = (int)tame__gate(SYS_getpid, 0, 0, 0, 0, 0, 0);
 	if (tame__landlock_needed(want) && !tame__landlock_is_current(want)) {
-		/* a layer binds only this thread and its later threads */
+		/*
+		 * A layer binds only this thread and its later threads.
+		 * Asked here, after tame__warm() ran the name services,
+		 * not taken from the probe before it.
+		 */
 		if (single_threaded() &&
 		    tame__landlock_prepare(want, &ruleset) == -1)
 			return -1;
 		next.landlock_ok = ruleset != -1;
-	} else if (!tame__state.tamed && flags != 0 && single == 1 &&
+	} else if (!tame__state.tamed && flags != 0 && single_threaded() &&
 	    tame__landlock_domain(want, &ruleset) == 0 && ruleset != -1)
 		domain_only = 1;	/* no paths: other processes only */
 	prev.held = held;
