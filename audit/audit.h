@@ -8,6 +8,9 @@
  *	classify.c	one call to a need, by asking libtame's own decision
  *			(tame__verdict): no second copy of the policy
  *	cover.c		the smallest flag set meeting every need
+ *	verdict.c	whether the suggestion will run as audited: the
+ *			blockers (exec, code loaded, a call no flag allows,
+ *			an answer that may change the program's course)
  *	where.c		-k stacks to source lines (addr2line)
  *	imports.c	an ELF file's imports, for coverage warnings
  *	report.c	text and JSON
@@ -50,6 +53,12 @@ struct need {
 	int		 ndenied;
 	char		*what;		/* "openat \"/etc/passwd\" O_RDONLY" */
 	char		*reason;	/* nalts 0: what to do instead */
+	char		*module;	/* code: the file mapped, or NULL */
+	int		 code;		/* asks for executable memory */
+	int		 failed;	/* the traced call failed */
+	int		 makes_fd;	/* it returned a new descriptor */
+	int		 fd_used;	/* a later call on the descriptor it
+					   made succeeded (not close) */
 	long		 count;
 	uint64_t	 runs;		/* bit r: seen in run r */
 	long		 first_obs;	/* the index of its first observation */
@@ -141,13 +150,37 @@ int	audit_read_log(struct audit *, const char *path, int from_exec,
 /* cover.c: the smallest set holding floor that meets needs[0..n). */
 int	cover_meets(const struct need *, int flags, int exact);
 int	cover_solve(const struct need *const *needs, int n, int floor,
-	    int exact, int *ties, int *nties, int maxties);
+	    int never, int exact, int *ties, int *nties, int maxties);
 int	cover_flag_count(int flags);
+long	cover_cost(int flags);
 
 /* findings.c: what the report says, from the observations. */
 struct step {
 	long	 after;		/* the observation it comes after, or -1 */
 	int	 flags;		/* enough from there on */
+};
+
+/*
+ * Why a run cannot be tamed as it ran.  Each names its call (the need)
+ * where it has one.
+ */
+enum blocker_kind {
+	BLOCK_EXEC,		/* a program started after tame() */
+	BLOCK_CODE,		/* code loaded after tame() */
+	BLOCK_CALL,		/* a call no flag allows */
+	BLOCK_SOFT,		/* a soft denial the run did not get: the
+				   program may take another way */
+	BLOCK_VERIFY,		/* --verify: the run under the suggestion
+				   ended otherwise */
+	BLOCK_STATIC,		/* a static program: tame-exec cannot
+				   preload into it */
+};
+
+struct blocker {
+	enum blocker_kind kind;
+	int		 need;		/* or -1 (verify) */
+	char		*detail;	/* the path, module, errno, difference */
+	char		*todo;		/* what to do about it */
 };
 
 struct finding {		/* a violation, or a flag not needed */
@@ -173,12 +206,41 @@ struct findings {
 	int		 nviolations, nunneeded;
 	char		**warnings;
 	int		 nwarnings;
+	struct blocker	*blockers;
+	int		 nblockers;
+	int		 tameable;	/* no blocker */
+	int		 warmed;	/* the name service the suggestion's
+					   tame() warms, as the run was made */
+	int		 cold;		/* flags that would warm what this run
+					   did not: never suggested */
+	int		 verified;	/* 1: --verify ran it the same */
 };
 
-void	findings_make(const struct audit *, struct findings *, int checking);
+/*
+ * The run was made with warmed's name services loaded before the marker
+ * (tame-exec -f warmed under TAME_AUDIT=permissive), and cold's not:
+ * every set suggested holds warmed and none of cold.
+ */
+void	findings_make(const struct audit *, struct findings *, int checking,
+	    int warmed, int cold);
 void	findings_warn(struct findings *, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 void	findings_free(struct findings *);
+
+/*
+ * verdict.c: audit_sharpen() makes each soft denial that would change
+ * what the program saw (a terminal query that succeeded) a need for the
+ * flags that answer it as traced, before findings_make(); verdict_make()
+ * then lists the blockers.
+ */
+void		 audit_sharpen(struct audit *);
+void		 verdict_findings(struct audit *, struct findings *,
+		    int warmed, int cold);	/* the three, in order */
+void		 verdict_make(const struct audit *, struct findings *);
+void		 verdict_add(struct findings *, enum blocker_kind, int need,
+		    char *detail, char *todo);
+const char	*blocker_kind_name(enum blocker_kind);
+int		 need_benign(const struct need *);
 
 /*
  * coverage.c: the flags beyond flags that the imports could need, their

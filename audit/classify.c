@@ -15,6 +15,7 @@
  * openat2 gets ENOSYS and callers fall back to openat.  The trace of an
  * audited run, made without a filter, shows only the first.
  */
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 
@@ -525,6 +526,61 @@ new_need(struct audit *a)
 	return a->nneeds++;
 }
 
+/* Does the call ask for executable memory (load code, or make it)? */
+static int
+wants_exec(const struct call *c)
+{
+	return (c->nr == SYS_mmap || c->nr == SYS_mprotect ||
+	    c->nr == SYS_pkey_mprotect) && (c->a[2] & PROT_EXEC);
+}
+
+/* The file an mmap maps, from strace -yy's "3</usr/lib/x.so>". */
+static char *
+mapped_file(const struct call_text *t)
+{
+	const char *argv[6], *p, *q;
+	size_t argl[6];
+	int n;
+
+	if ((n = t->nargs) > 0) {
+		memcpy(argv, t->argv, (size_t)n * sizeof(*argv));
+		memcpy(argl, t->argl, (size_t)n * sizeof(*argl));
+	} else
+		n = st_split(t->args, t->len, argv, argl, 6);
+	if (n < 5 || (p = memchr(argv[4], '<', argl[4])) == NULL)
+		return NULL;
+	for (q = argv[4] + argl[4]; q > p && q[-1] != '>'; q--)
+		;
+	if (q - p < 3)
+		return NULL;
+	return strndup(p + 1, (size_t)(q - p - 2));
+}
+
+/* Did the call return a new descriptor? */
+static int
+makes_descriptor(const struct call_text *t)
+{
+	static const char *const makers[] = { "socket", "openat", "open",
+	    "openat2", "accept", "accept4", "creat", NULL };
+	int i;
+
+	if (!t->returned || t->ret < 0)
+		return 0;
+	for (i = 0; makers[i] != NULL; i++)
+		if (strcmp(t->name, makers[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* Calls on a descriptor after the one that made it: was it of use? */
+static void
+note_use(struct audit *a, const struct call_text *t)
+{
+	if (t->creator >= 0 && t->returned && t->ret != -1 &&
+	    strcmp(t->name, "close") != 0)
+		a->needs[t->creator].fd_used = 1;
+}
+
 int
 classify(struct audit *a, const struct call_text *t)
 {
@@ -532,12 +588,13 @@ classify(struct audit *a, const struct call_text *t)
 	struct cache *cache;
 	struct slot *s;
 	struct need *nd;
-	char key[PATH_MAX * 2 + 256];
+	char key[PATH_MAX * 3 + 256], *module = NULL;
 	int id;
 
 	if (a->cache == NULL)
 		a->cache = xcalloc(1, sizeof(struct cache));
 	cache = a->cache;
+	note_use(a, t);
 	if (decode(&c, t) == -1)
 		snprintf(key, sizeof(key), "?%s", t->name);
 	else
@@ -545,9 +602,16 @@ classify(struct audit *a, const struct call_text *t)
 	if (t->creator >= 0)
 		snprintf(key + strlen(key), sizeof(key) - strlen(key), "|c%d",
 		    t->creator);
+	/* each module loaded is a blocker of its own */
+	if (c.nr >= 0 && wants_exec(&c) && c.nr == SYS_mmap &&
+	    (module = mapped_file(t)) != NULL)
+		snprintf(key + strlen(key), sizeof(key) - strlen(key), "|x%s",
+		    module);
 	s = lookup(cache, key);
-	if (s->key != NULL)
+	if (s->key != NULL) {
+		free(module);
 		return s->need;
+	}
 	s->key = xstrdup(key);
 	cache->used++;
 	s->need = id = new_need(a);
@@ -557,6 +621,10 @@ classify(struct audit *a, const struct call_text *t)
 		nd->reason = reason(&c, t->name);
 		return id;
 	}
+	nd->code = wants_exec(&c);
+	nd->module = module;
+	nd->failed = c.err != 0;
+	nd->makes_fd = makes_descriptor(t);
 	solve(&c, nd);
 	if (t->creator >= 0)
 		after_creator(nd, &a->needs[t->creator]);

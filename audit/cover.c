@@ -85,16 +85,17 @@ same_alts(const struct need *x, const struct need *y, int exact)
 }
 
 /*
- * The best set holding floor that meets every need in needs[0..n) that
- * any set can meet; the other sets as small (but granting more) go to
- * ties.  Returns the set.
+ * The best set holding floor, and none of never, that meets every need
+ * in needs[0..n) that any such set can meet; the other sets as small
+ * (but granting more) go to ties.  Returns the set.
  */
 int
-cover_solve(const struct need *const *needs, int n, int floor, int exact,
-    int *ties, int *nties, int maxties)
+cover_solve(const struct need *const *needs, int n, int floor, int never,
+    int exact, int *ties, int *nties, int maxties)
 {
 	const struct need **d;
-	int nd = 0, i, j, free_bits = TAME_ALL & ~floor, sub, set, have;
+	int nd = 0, i, j, free_bits = TAME_ALL & ~floor & ~never, sub, set;
+	int have;
 	int best = TAME_ALL, best_count = 99, c, pass;
 	long best_reach = 0;
 
@@ -137,6 +138,13 @@ cover_solve(const struct need *const *needs, int n, int floor, int exact,
 	}
 	free(d);
 	return best;
+}
+
+/* Fewer flags first, then the set that grants less. */
+long
+cover_cost(int flags)
+{
+	return cover_flag_count(flags) * 1000000L + reach(flags);
 }
 
 /*

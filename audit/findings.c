@@ -115,8 +115,8 @@ staircase(const struct audit *a, struct findings *f)
 			 * sets qualify, and it is still among them.
 			 */
 			if (!cover_meets(&a->needs[need], cur, 0))
-				cur = cover_solve(present, np, f->floor, 0,
-				    NULL, NULL, 0);
+				cur = cover_solve(present, np, f->floor,
+				    f->cold, 0, NULL, NULL, 0);
 		}
 		suffix[i] = cur;
 	}
@@ -203,21 +203,25 @@ check(const struct audit *a, struct findings *f)
 }
 
 void
-findings_make(const struct audit *a, struct findings *f, int checking)
+findings_make(const struct audit *a, struct findings *f, int checking,
+    int warmed, int cold)
 {
 	const struct need **all;
 	int n, i, r, set, bit;
 
 	memset(f, 0, sizeof(*f));
-	f->floor = TAME_STDIO;
+	f->floor = TAME_STDIO | warmed;
+	f->warmed = warmed;
+	f->cold = cold;
 	all = xcalloc((size_t)a->nneeds, sizeof(*all));
 	n = needs_of(a, -1, all);
-	f->flags = cover_solve(all, n, f->floor, 0, f->ties, &f->nties, 8);
-	f->exact = cover_solve(all, n, f->floor, 1, NULL, NULL, 0);
+	f->flags = cover_solve(all, n, f->floor, cold, 0, f->ties, &f->nties,
+	    8);
+	f->exact = cover_solve(all, n, f->floor, cold, 1, NULL, NULL, 0);
 	evidence(a, f);
 	for (r = 0; r < a->nruns; r++) {
 		n = needs_of(a, r, all);
-		set = cover_solve(all, n, f->floor, 0, NULL, NULL, 0);
+		set = cover_solve(all, n, f->floor, cold, 0, NULL, NULL, 0);
 		for (bit = 1; bit <= TAME_PROC; bit <<= 1)
 			if (set & bit)
 				f->runs_needing[bit_index(bit)]++;
@@ -227,7 +231,8 @@ findings_make(const struct audit *a, struct findings *f, int checking)
 	for (i = 0; i < a->nneeds; i++) {
 		if (a->needs[i].nalts == 0)
 			f->unexpressible[f->nunexpressible++] = i;
-		else if (!cover_meets(&a->needs[i], f->flags, 1))
+		else if (!a->needs[i].code &&
+		    !cover_meets(&a->needs[i], f->flags, 1))
 			f->soft[f->nsoft++] = i;
 	}
 	staircase(a, f);
@@ -249,5 +254,10 @@ findings_free(struct findings *f)
 	free(f->soft);
 	free(f->violations);
 	free(f->unneeded);
+	for (i = 0; i < f->nblockers; i++) {
+		free(f->blockers[i].detail);
+		free(f->blockers[i].todo);
+	}
+	free(f->blockers);
 	memset(f, 0, sizeof(*f));
 }

@@ -567,6 +567,7 @@ audit_free(struct audit *a)
 	for (i = 0; i < a->nneeds; i++) {
 		free(a->needs[i].what);
 		free(a->needs[i].reason);
+		free(a->needs[i].module);
 		free_evidence(&a->needs[i].first);
 		free_evidence(&a->needs[i].last);
 	}

@@ -113,12 +113,40 @@ text_evidence(FILE *f, const struct audit *a, const struct evidence *e,
 	free(src);
 }
 
+/* Why a soft denial's other answer leaves the program's way as traced. */
+static const char *
+benign_why(const struct need *nd)
+{
+	if (nd->failed)
+		return "it failed in this run too";
+	if (nd->makes_fd && !nd->fd_used)
+		return "the descriptor it made was of no use in this run";
+	return "--verify found the run the same";
+}
+
+static void
+text_soft(FILE *f, const struct audit *a, const struct findings *fd)
+{
+	int i;
+
+	for (i = 0; i < fd->nsoft; i++) {
+		const struct need *nd = &a->needs[fd->soft[i]];
+
+		if (i == 0)
+			fprintf(f, "\nanswered with an error under these flags "
+			    "(a soft denial), the program's way unchanged:\n");
+		fprintf(f, "    %s (%ld calls): %s\n", nd->what, nd->count,
+		    benign_why(nd));
+		text_evidence(f, a, &nd->first, "        ");
+	}
+}
+
 static void
 text_suggestion(FILE *f, const struct audit *a, const struct findings *fd,
     const struct report_ctx *c)
 {
 	char flags[256], cflags[512], cmd[1024];
-	int bit, i, w;
+	int bit, i;
 
 	flag_list(fd->flags, flags, sizeof(flags));
 	flags_text(fd->flags, cflags, sizeof(cflags), 1);
@@ -160,15 +188,44 @@ text_suggestion(FILE *f, const struct audit *a, const struct findings *fd,
 		fprintf(f, "    for every call to be answered as in this run: "
 		    "%s\n", flags);
 	}
-	for (w = 0, i = 0; i < fd->nsoft; i++) {
-		const struct need *nd = &a->needs[fd->soft[i]];
-
-		if (w++ == 0)
-			fprintf(f, "\nanswered differently under these flags "
-			    "(a soft denial; the program goes on):\n");
-		fprintf(f, "    %s (%ld calls)\n", nd->what, nd->count);
-		text_evidence(f, a, &nd->first, "        ");
+	if (fd->warmed != 0) {
+		flag_list(fd->warmed, flags, sizeof(flags));
+		fprintf(f, "    (from a second run with the name service loaded "
+		    "before the marker, as tame() under %s loads it)\n",
+		    flags);
 	}
+	if (fd->verified)
+		fprintf(f, "    (--verify: run again under these flags, it "
+		    "ended the same, with the same output)\n");
+	text_soft(f, a, fd);
+}
+
+static void
+text_blockers(FILE *f, const struct audit *a, const struct findings *fd)
+{
+	const struct blocker *b;
+	char flags[256];
+	int i;
+
+	fprintf(f, "%scannot be tamed as run%s: ", bold(), plain());
+	for (i = 0; i < fd->nblockers; i++)
+		fprintf(f, "%s%s", i ? ", " : "",
+		    blocker_kind_name(fd->blockers[i].kind));
+	fprintf(f, "\n");
+	for (i = 0; i < fd->nblockers; i++) {
+		b = &fd->blockers[i];
+		fprintf(f, "    %-7s %s\n", blocker_kind_name(b->kind),
+		    b->detail);
+		if (b->need >= 0)
+			text_evidence(f, a, &a->needs[b->need].first,
+			    "            ");
+		fprintf(f, "            what to do: %s\n", b->todo);
+	}
+	flag_list(fd->flags, flags, sizeof(flags));
+	fprintf(f, "\nwithout the blockers, the rest of this run needs %s; "
+	    "no command line is given, since it would not run as "
+	    "audited\n", flags);
+	text_soft(f, a, fd);
 }
 
 static void
@@ -355,6 +412,33 @@ json_alts(FILE *f, const int *alts, int n)
 }
 
 static void
+json_blockers(FILE *f, const struct audit *a, const struct findings *fd)
+{
+	const struct blocker *b;
+	int i;
+
+	fprintf(f, ",\n  \"blockers\": [");
+	for (i = 0; i < fd->nblockers; i++) {
+		b = &fd->blockers[i];
+		fprintf(f, "%s\n    {\"kind\": \"%s\", \"call\": ", i ? "," : "",
+		    blocker_kind_name(b->kind));
+		json_str(f, b->need >= 0 ? a->needs[b->need].what : NULL);
+		fprintf(f, ", \"detail\": ");
+		json_str(f, b->detail);
+		fprintf(f, ", \"todo\": ");
+		json_str(f, b->todo);
+		fprintf(f, ", \"count\": %ld, \"first\": ", b->need >= 0 ?
+		    a->needs[b->need].count : 0);
+		if (b->need >= 0)
+			json_evidence(f, a, &a->needs[b->need].first);
+		else
+			fputs("null", f);
+		fputc('}', f);
+	}
+	fprintf(f, "%s]", i ? "\n  " : "");
+}
+
+static void
 report_json(FILE *f, const struct audit *a, const struct findings *fd,
     const struct report_ctx *c)
 {
@@ -365,12 +449,18 @@ report_json(FILE *f, const struct audit *a, const struct findings *fd,
 	flag_list(fd->flags, flags, sizeof(flags));
 	flags_text(fd->flags, cflags, sizeof(cflags), 1);
 	command_line(c, cmd, sizeof(cmd));
-	fprintf(f, "{\n  \"schema\": \"tame-audit/1\",\n  \"command\": [");
+	fprintf(f, "{\n  \"schema\": \"tame-audit/2\",\n  \"command\": [");
 	for (i = 0; c->argv != NULL && c->argv[i] != NULL; i++) {
 		fprintf(f, "%s", i ? ", " : "");
 		json_str(f, c->argv[i]);
 	}
-	fprintf(f, "],\n  \"flags\": ");
+	fprintf(f, "],\n  \"tameable\": %s", c->checking || fd->tameable ?
+	    "true" : "false");
+	json_blockers(f, a, fd);
+	fprintf(f, ",\n  \"warmed\": ");
+	json_flags(f, fd->warmed);
+	fprintf(f, ",\n  \"verified\": %s", fd->verified ? "true" : "false");
+	fprintf(f, ",\n  \"flags\": ");
 	json_flags(f, fd->flags);
 	fprintf(f, ",\n  \"flags_exact\": ");
 	json_flags(f, fd->exact);
@@ -382,9 +472,15 @@ report_json(FILE *f, const struct audit *a, const struct findings *fd,
 	if (asprintf(&tx, "tame-exec -f %s -- %s", flags, cmd) == -1)
 		tx = NULL;
 	fprintf(f, "],\n  \"tame_exec\": ");
-	json_str(f, cmd[0] != '\0' ? tx : NULL);
+	json_str(f, cmd[0] != '\0' && (c->checking || fd->tameable) ? tx :
+	    NULL);
 	free(tx);
-	fprintf(f, ",\n  \"c\": \"tame(%s)\",\n  \"evidence\": [", cflags);
+	fprintf(f, ",\n  \"c\": ");
+	if (c->checking || fd->tameable)
+		fprintf(f, "\"tame(%s)\"", cflags);
+	else
+		fputs("null", f);
+	fprintf(f, ",\n  \"evidence\": [");
 	n = 0;
 	for (bit = 1; bit <= TAME_PROC; bit <<= 1) {
 		i = fd->why[__builtin_ctz((unsigned)bit)];
@@ -512,7 +608,7 @@ report(FILE *f, const struct audit *a, const struct findings *fd,
 	colour = c->format == REPORT_TEXT && isatty(fileno(f)) &&
 	    getenv("NO_COLOR") == NULL;
 	switch (c->format) {
-	case REPORT_FLAGS:
+	case REPORT_FLAGS:		/* main() says the blockers instead */
 		flag_list(fd->flags, flags, sizeof(flags));
 		fprintf(f, "%s\n", flags);
 		return;
@@ -523,12 +619,15 @@ report(FILE *f, const struct audit *a, const struct findings *fd,
 		break;
 	}
 	text_header(f, a, c);
-	if (c->checking)
+	if (c->checking) {
 		text_check(f, a, fd);
-	else {
-		text_suggestion(f, a, fd, c);
+		text_unexpressible(f, a, fd);
+	} else {
+		if (fd->tameable)
+			text_suggestion(f, a, fd, c);
+		else
+			text_blockers(f, a, fd);
 		text_staircase(f, a, fd);
 	}
-	text_unexpressible(f, a, fd);
 	text_warnings(f, fd);
 }

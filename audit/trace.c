@@ -106,18 +106,20 @@ trace_run(const struct trace_opts *o, struct trace_result *r)
 	pid_t pid, w;
 
 	memset(r, 0, sizeof(*r));
-	argv[k++] = (char *)o->strace;
-	argv[k++] = "-f";
-	argv[k++] = "-yy";
-	argv[k++] = "-X";
-	argv[k++] = "verbose";
-	argv[k++] = "-s";
-	argv[k++] = "256";
-	if (o->stack)
-		argv[k++] = "-k";
-	argv[k++] = "-o";
-	argv[k++] = (char *)o->log;
-	argv[k++] = "--";
+	if (o->strace != NULL) {
+		argv[k++] = (char *)o->strace;
+		argv[k++] = "-f";
+		argv[k++] = "-yy";
+		argv[k++] = "-X";
+		argv[k++] = "verbose";
+		argv[k++] = "-s";
+		argv[k++] = "256";
+		if (o->stack)
+			argv[k++] = "-k";
+		argv[k++] = "-o";
+		argv[k++] = (char *)o->log;
+		argv[k++] = "--";
+	}
 	if (o->tame_exec != NULL) {
 		argv[k++] = (char *)o->tame_exec;
 		argv[k++] = "-f";
@@ -145,11 +147,17 @@ trace_run(const struct trace_opts *o, struct trace_result *r)
 		sigaction(SIGQUIT, &old_quit, NULL);
 		if (o->timeout > 0)
 			setpgid(0, 0);	/* to end it and all it started */
+		if ((o->out_fd >= 0 && dup2(o->out_fd, 1) == -1) ||
+		    (o->err_fd >= 0 && dup2(o->err_fd, 2) == -1))
+			_exit(127);
 		/* under every flag, warm nothing (see tame(3)) */
-		setenv("TAME_AUDIT", o->tame_exec != NULL && o->flags_all ?
-		    "permissive-cold" : "permissive", 1);
-		execv(o->strace, argv);
-		fprintf(stderr, "tame-audit: %s: %s\n", o->strace,
+		if (o->strace == NULL)
+			unsetenv("TAME_AUDIT");	/* a real run: --verify */
+		else
+			setenv("TAME_AUDIT", o->tame_exec != NULL &&
+			    o->flags_all ? "permissive-cold" : "permissive", 1);
+		execv(argv[0], argv);
+		fprintf(stderr, "tame-audit: %s: %s\n", argv[0],
 		    strerror(errno));
 		_exit(127);
 	}

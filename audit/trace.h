@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 struct trace_opts {
-	const char	*strace;	/* its path */
+	const char	*strace;	/* its path; NULL: run without it */
 	const char	*tame_exec;	/* run CMD through it, or NULL */
 	const char	*flags;		/* tame-exec -f */
 	int		 flags_all;	/* flags is every flag: an audit */
@@ -15,6 +15,8 @@ struct trace_opts {
 	const char	*log;		/* strace -o */
 	int		 stack;		/* strace -k */
 	int		 timeout;	/* seconds; 0: none */
+	int		 out_fd, err_fd;	/* the command's stdout and
+					   stderr, or -1: ours */
 };
 
 struct trace_result {

@@ -252,18 +252,18 @@ START_TEST(test_cover_is_exact_and_grants_least)
 
 	/* /etc/passwd alone: getpw grants less than rpath */
 	v[0] = &n1;
-	set = cover_solve(v, 1, TAME_STDIO, 0, ties, &nties, 8);
+	set = cover_solve(v, 1, TAME_STDIO, 0, 0, ties, &nties, 8);
 	ck_assert_int_eq(set, TAME_STDIO | TAME_GETPW);
 	ck_assert_int_eq(nties, 1);
 	ck_assert_int_eq(ties[0], TAME_STDIO | TAME_RPATH);
 	/* with another read, rpath covers both: one flag, not two */
 	v[1] = &n3;
-	set = cover_solve(v, 2, TAME_STDIO, 0, ties, &nties, 8);
+	set = cover_solve(v, 2, TAME_STDIO, 0, 0, ties, &nties, 8);
 	ck_assert_int_eq(set, TAME_STDIO | TAME_RPATH);
 	/* a create in /tmp: tmppath (one) beats wpath+cpath (two) */
 	v[2] = &n2;
 	v[3] = &n4;		/* nothing meets it: left out */
-	set = cover_solve(v, 4, TAME_STDIO, 0, NULL, NULL, 0);
+	set = cover_solve(v, 4, TAME_STDIO, 0, 0, NULL, NULL, 0);
 	ck_assert_int_eq(set, TAME_STDIO | TAME_RPATH | TAME_TMPPATH);
 	ck_assert(cover_meets(&n2, set, 0));
 	ck_assert(!cover_meets(&n2, TAME_STDIO | TAME_WPATH, 0));
@@ -325,7 +325,7 @@ START_TEST(test_fixtures)
 		ck_assert_msg(audit_read_log(a, log, 0, msg, sizeof(msg)) == 0,
 		    "%s: %s", log, msg);
 		ck_assert_int_ge(a->runs[0].markers, 1);
-		findings_make(a, &f, 0);
+		findings_make(a, &f, 0, 0, 0);
 		flags_text(f.flags, got, sizeof(got), 0);
 		findings_free(&f);
 		ck_assert_msg(strcmp(got, want) == 0, "%s: got %s, want %s",
@@ -351,7 +351,7 @@ START_TEST(test_fixture_details)
 	snprintf(path, sizeof(path), "%s/../../tests/audit/exec_thread.log",
 	    self);
 	ck_assert_int_eq(audit_read_log(a, path, 0, msg, sizeof(msg)), 0);
-	findings_make(a, &f, 0);
+	findings_make(a, &f, 0, 0, 0);
 	for (i = 0; i < f.nunexpressible; i++)
 		execs += strstr(a->needs[f.unexpressible[i]].what,
 		    "/usr/bin/true") != NULL;

@@ -27,10 +27,60 @@ grep -q "rpath .*openat \"$W/in.txt\" O_RDONLY" "$W/report" ||
 grep -q "tame-exec -f stdio,rpath -- cat $W/in.txt" "$W/report" ||
     fail "cat: no tame-exec line"
 grep -q 'tame(TAME_STDIO | TAME_RPATH);' "$W/report" || fail "cat: no C line"
-# the report goes to stdout after the command's own output
-"$AUDIT" --flags-only -- cat "$W/in.txt" > "$W/out" || fail "flags-only"
-[ "$(cat "$W/out")" = "$(printf 'hello\nstdio,rpath')" ] ||
-    fail "flags-only: $(cat "$W/out")"
+# The command's output is its own: the report goes to stderr after it
+"$AUDIT" --flags-only -- cat "$W/in.txt" > "$W/out" 2> "$W/err" ||
+    fail "flags-only"
+cmp -s "$W/out" "$W/in.txt" || fail "flags-only: stdout $(cat "$W/out")"
+[ "$(tail -n 1 "$W/err")" = stdio,rpath ] || fail "flags-only: $(cat "$W/err")"
+"$AUDIT" --json -- cat "$W/in.txt" > "$W/out" 2> "$W/err.json" ||
+    fail "json to stderr"
+cmp -s "$W/out" "$W/in.txt" || fail "json: stdout $(cat "$W/out")"
+jq -e '.tameable == true' "$W/err.json" > /dev/null || fail "json: stderr"
+# the documented pipe: the report on descriptor 3, the command's output
+# where it was going
+flags=$("$AUDIT" --flags-only --report-fd 3 -- cat "$W/in.txt" 3>&1 \
+    > "$W/out") || fail "report-fd: status $?"
+[ "$flags" = stdio,rpath ] || fail "report-fd: \"$flags\""
+cmp -s "$W/out" "$W/in.txt" || fail "report-fd: stdout $(cat "$W/out")"
+"$AUDIT" --json --report-fd 3 -- cat "$W/in.txt" 3>&1 > "$W/out" |
+    /usr/bin/python3 -m json.tool > "$W/piped.json" || fail "json piped"
+[ "$(jq -c .flags "$W/piped.json")" = '["stdio","rpath"]' ] ||
+    fail "json piped: $(cat "$W/piped.json")"
+# the command never sees the report's descriptor
+"$AUDIT" --flags-only --report-fd 3 -- sh -c 'echo x >&3' 3> "$W/fd3" \
+    2> "$W/err" || fail "report-fd: status $?"
+grep -qx x "$W/fd3" && fail "report-fd leaked: $(cat "$W/fd3")"
+grep -q "Bad file descriptor\|bad file descriptor" "$W/err" ||
+    fail "report-fd: $(cat "$W/err")"
+
+# Not tameable as run: no flags, no command line, status 5, the blockers
+mkdir "$W/mk"
+printf 'all:\n\t@echo made\n' > "$W/mk/Makefile"
+"$AUDIT" --flags-only -- make -C "$W/mk" > "$W/out" 2> "$W/err"
+[ $? -eq 5 ] || fail "make: status not 5: $(cat "$W/err")"
+grep -q made "$W/out" && [ "$(grep -cv '^make' "$W/out")" -eq 1 ] ||
+    fail "make: stdout $(cat "$W/out")"
+grep -q 'cannot be tamed as run' "$W/err" && grep -q 'exec: execve' "$W/err" ||
+    fail "make: blockers $(cat "$W/err")"
+grep -q 'tame-exec' "$W/err" && fail "make: a command line: $(cat "$W/err")"
+printf 'h\303\251\n' > "$W/u8.txt"
+"$AUDIT" -o "$W/r" -- iconv -f UTF-8 -t UTF-16LE "$W/u8.txt" > /dev/null
+[ $? -eq 5 ] || fail "iconv: status not 5"
+grep -q '^cannot be tamed as run: code' "$W/r" &&
+    grep -q 'code .*gconv/UTF-16.so' "$W/r" || fail "iconv: $(cat "$W/r")"
+grep -q 'tame-exec -f\|tame(TAME' "$W/r" && fail "iconv: a ready line"
+"$AUDIT" --json -o "$W/i.json" -- iconv -f UTF-8 -t UTF-16LE "$W/u8.txt" \
+    > /dev/null
+jq -e '.tameable == false and .tame_exec == null and .c == null and
+    (.blockers[0] | .kind == "code" and (.detail | test("gconv")))' \
+    "$W/i.json" > /dev/null || fail "iconv json: $(cat "$W/i.json")"
+
+# The name service: a real tame(GETPW) loads it first, and so does the
+# second run the suggestion comes from
+[ "$("$AUDIT" --flags-only -- id -un 2>&1 > /dev/null)" = stdio,getpw ] ||
+    fail "id -un: $("$AUDIT" -- id -un 2>&1)"
+[ "$("$AUDIT" --flags-only -- getent hosts localhost 2>&1 > /dev/null)" = \
+    stdio,dnspath ] || fail "getent hosts: not stdio,dnspath"
 
 # --json: one object, valid against audit/schema.json
 "$AUDIT" --json -o "$W/r.json" -- ls -l "$W" > /dev/null || fail "json: $?"
@@ -47,6 +97,7 @@ jsonschema.validate(json.load(open(sys.argv[2])), schema)
 EOF
 }
 validate "$W/r.json"
+validate "$W/i.json"
 
 # --where: the source line of a program built with -g
 cat > "$W/prog.c" <<'EOF'
@@ -120,7 +171,7 @@ grep -q 'socket AF_INET SOCK_STREAM 0 needs inet' "$W/c" ||
 [ -s "$W/1.log" ] && [ -s "$W/2.log" ] || fail "logs not kept"
 "$AUDIT" --merge "$W/1.log" "$W/2.log" -o "$W/m" || fail "merge: $?"
 grep -q 'rpath .*\[needed in 1 of 2 runs\]' "$W/m" || fail "merge: $(cat "$W/m")"
-[ "$("$AUDIT" --flags-only --from-log "$W/1.log")" = stdio,rpath ] ||
+[ "$("$AUDIT" --flags-only --from-log "$W/1.log" 2>&1)" = stdio,rpath ] ||
     fail "from-log"
 
 # Bad input: a clear line and a documented status, never a crash
@@ -169,14 +220,16 @@ grep -q "exited with status 2" "$W/r" || fail "failing: $(cat "$W/r")"
 # a static binary: audited from its exec, with the reason tame-exec cannot
 if printf 'int main(void){return 0;}\n' | cc -static -x c -o "$W/static" - \
     2> /dev/null; then
-	"$AUDIT" -o "$W/r" -- "$W/static" || fail "static: status $?"
+	"$AUDIT" -o "$W/r" -- "$W/static"
+	[ $? -eq 5 ] || fail "static: status not 5"
 	grep -q "statically linked: tame-exec cannot enforce" "$W/r" ||
 	    fail "static: $(cat "$W/r")"
 else
 	echo "audit.sh: no static libc here, static case skipped"
 fi
 # exec after tame() is named, with what to do
-"$AUDIT" -o "$W/r" -- sh -c 'cat /dev/null' || fail "sh -c: status $?"
+"$AUDIT" -o "$W/r" -- sh -c 'cat /dev/null'
+[ $? -eq 5 ] || fail "sh -c: status not 5"
 grep -q 'this program execs /usr/bin/cat\|this program execs /bin/cat' "$W/r" ||
     fail "exec not named: $(cat "$W/r")"
 exit 0

@@ -59,8 +59,8 @@ check() {
 # tame-audit: kept logs of every kind in tests/audit/, every output
 for log in clone scm_rights signals strings resumed; do
 	check 0 $HOSTVG "$B/tame-audit" --from-log "tests/audit/$log.log"
-	grep -q 'suggested flags' "$W/out" ||
-	    fail "tame-audit --from-log $log: no report: $(head -c 300 "$W/out")"
+	grep -q 'suggested flags' "$W/err" ||
+	    fail "tame-audit --from-log $log: no report: $(head -c 300 "$W/err")"
 done
 check 0 $HOSTVG "$B/tame-audit" --json --from-log tests/audit/tmp.log
 check 0 $HOSTVG "$B/tame-audit" --flags-only --from-log tests/audit/cut.log
@@ -69,9 +69,12 @@ check 0 $HOSTVG "$B/tame-audit" --merge tests/audit/clone.log \
 # live: strace runs as the auditor's child, outside valgrind
 printf 'hello\n' > "$W/in"
 check 0 $HOSTVG "$B/tame-audit" -- cat "$W/in"
-grep -q 'tame-exec -f stdio,rpath -- cat' "$W/out" ||
-    fail "tame-audit live on cat: $(head -c 300 "$W/out")"
+grep -q 'tame-exec -f stdio,rpath -- cat' "$W/err" ||
+    fail "tame-audit live on cat: $(head -c 300 "$W/err")"
 check 0 $HOSTVG "$B/tame-audit" --json -- /bin/true
+check 0 $HOSTVG "$B/tame-audit" --verify --report-fd 3 -- cat "$W/in" 3> /dev/null
+check 0 $HOSTVG "$B/tame-audit" -- id -un
+check 5 $HOSTVG "$B/tame-audit" -- sh -c 'cat /dev/null'
 # its failure paths
 check 2 $HOSTVG "$B/tame-audit"
 check 2 $HOSTVG "$B/tame-audit" --check -f stdio,bogus -- true

@@ -178,7 +178,7 @@ check_audit(const struct audit *a)
 }
 
 static void
-reports(const struct audit *a, int checking)
+reports(struct audit *a, int checking)
 {
 	static char *const argv[] = { "prog", "it's", NULL };
 	struct report_ctx ctx = { .argv = argv, .checking = checking };
@@ -187,7 +187,10 @@ reports(const struct audit *a, int checking)
 	size_t len;
 	FILE *out;
 
-	findings_make(a, &f, checking);
+	if (checking)
+		findings_make(a, &f, checking, 0, 0);
+	else
+		verdict_findings(a, &f, 0, 0);
 	for (ctx.format = REPORT_TEXT; ctx.format <= REPORT_FLAGS;
 	    ctx.format++) {
 		if ((out = open_memstream(&text, &len)) == NULL)

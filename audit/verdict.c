@@ -1,0 +1,135 @@
+/*
+ * verdict.c: will the suggestion run as the program ran?
+ *
+ * A trace shows one way through a program.  Under the suggested flags a
+ * call may get another answer than it got in the trace, and then the
+ * program may take a way nobody traced: tame-audit must not offer a
+ * ready command line for that.  A run cannot be tamed as it ran when,
+ * after the marker, it
+ *
+ *	execs			nothing can be executed after tame();
+ *	loads code		an executable mapping is refused after
+ *				tame() (gconv, dlopen, a perl or python
+ *				native module, a JIT), and the program
+ *				goes on without it, or dies;
+ *	makes a call no flag allows;
+ *	gets another answer	a soft denial answers where the trace
+ *				shows success (or another error), and no
+ *				set of flags answers as traced: whether the
+ *				program goes on the same way only a run can
+ *				tell (--verify).
+ *
+ * Where some set of flags does answer a call as traced (a terminal query
+ * that succeeded), that set is what the call needs: audit_sharpen() says
+ * so before the cover is solved.  Two kinds of soft denial leave the
+ * program's way as it was and stay loose: the traced call failed too,
+ * so the program handles a failure there anyway; or the descriptor it
+ * made was never of use (glibc's nscd socket whose connect failed).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "audit.h"
+
+static const char *const kind_names[] = {
+	[BLOCK_EXEC] = "exec",
+	[BLOCK_CODE] = "code",
+	[BLOCK_CALL] = "call",
+	[BLOCK_SOFT] = "soft",
+	[BLOCK_VERIFY] = "verify",
+	[BLOCK_STATIC] = "static",
+};
+
+const char *
+blocker_kind_name(enum blocker_kind k)
+{
+	return kind_names[k];
+}
+
+int
+need_benign(const struct need *nd)
+{
+	return nd->failed || (nd->makes_fd && !nd->fd_used);
+}
+
+void
+audit_sharpen(struct audit *a)
+{
+	struct need *nd;
+	int i;
+
+	for (i = 0; i < a->nneeds; i++) {
+		nd = &a->needs[i];
+		if (nd->nalts == 0 || nd->nexact == 0 || nd->code ||
+		    need_benign(nd))
+			continue;
+		memcpy(nd->alts, nd->exact, (size_t)nd->nexact *
+		    sizeof(nd->alts[0]));
+		nd->nalts = nd->nexact;
+	}
+}
+
+void
+verdict_add(struct findings *f, enum blocker_kind kind, int need,
+    char *detail, char *todo)
+{
+	f->blockers = xrealloc(f->blockers, ((size_t)f->nblockers + 1) *
+	    sizeof(*f->blockers));
+	f->blockers[f->nblockers++] = (struct blocker){ .kind = kind,
+	    .need = need, .detail = detail, .todo = todo };
+	f->tameable = 0;
+}
+
+static char *
+text(const char *fmt, const char *arg, long n)
+{
+	char *s;
+
+	if (asprintf(&s, fmt, arg, n) == -1)
+		s = NULL;
+	return s != NULL ? s : xstrdup(fmt);
+}
+
+static int
+is_exec(const struct need *nd)
+{
+	return strncmp(nd->what, "execve", 6) == 0;
+}
+
+void
+verdict_make(const struct audit *a, struct findings *f)
+{
+	const struct need *nd;
+	int i;
+
+	f->tameable = 1;
+	for (i = 0; i < a->nneeds; i++) {
+		nd = &a->needs[i];
+		if (nd->code)
+			verdict_add(f, BLOCK_CODE, i, xstrdup(nd->module != NULL ?
+			    nd->module : "executable memory"), text("code "
+			    "cannot be loaded after tame(): call tame() after "
+			    "the last load (%s log line %ld), or do not tame "
+			    "this program", a->nruns > 1 ?
+			    a->runs[nd->last.run].name : "at", nd->last.line));
+		else if (nd->nalts == 0)
+			verdict_add(f, is_exec(nd) ? BLOCK_EXEC : BLOCK_CALL, i,
+			    xstrdup(nd->what), xstrdup(nd->reason));
+		else if (!f->verified && !cover_meets(nd, f->flags, 1) &&
+		    !need_benign(nd))
+			verdict_add(f, BLOCK_SOFT, i, xstrdup(nd->what),
+			    xstrdup("no set of flags answers this call as it "
+			    "was answered in this run, and the program may "
+			    "go another way: --verify runs it again under "
+			    "the suggestion to see"));
+	}
+}
+
+void
+verdict_findings(struct audit *a, struct findings *f, int warmed, int cold)
+{
+	audit_sharpen(a);
+	findings_make(a, f, 0, warmed, cold);
+	verdict_make(a, f);
+}
