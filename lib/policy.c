@@ -6,7 +6,8 @@
  * row decides, so for every call the plain allowances come first, then
  * the Landlock-confined ones, then the traps and soft denials: a soft
  * denial never shadows an allowance that a larger set of flags grants.
- * tests/t_table.c checks that order.
+ * One that applies wherever the allowance does (SIGSYS's action) comes
+ * first on purpose: no flag lifts it.  tests/t_table.c checks that order.
  */
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
@@ -35,6 +36,8 @@
 #define NOTNULL(a)	{ TC_NOTNULL, a, 0, 0, { 0 } }
 #define FROM_LIBTAME	{ TC_GATE, 0, 0, 0, { 0 } }
 #define SELF(a)		{ TC_SELF, a, 0, 0, { 0 } }
+/* An unsigned long that must be 0: all 64 bits, where IN sees 32. */
+#define ZERO(a)		{ TC_NULL, a, 0, 0, { 0 } }
 #define ALL32		0xffffffffu
 
 /*
@@ -122,6 +125,8 @@
 #define WHY_MSG_CHECK	"SCM_RIGHTS needs CMSG: checked in the handler"
 #define WHY_UNIX_FIRST	"the first AF_UNIX socket turns message checks on"
 #define WHY_XATTR	"user.* and POSIX ACLs only: name checked"
+#define WHY_SCHED	"scheduling of the process itself; others: PROC"
+#define WHY_MLOCK	"keep own memory resident (gpg's keys); never exec"
 
 const struct tame_rule tame_rules[] = {
 	/* Leaving is always possible: tame(0) keeps exactly these. */
@@ -152,6 +157,35 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(getcpu), BASE, .why = WHY_SELF },
 	{ SYS(sched_getaffinity), BASE, .why = WHY_SELF },
 	{ SYS(sched_yield), BASE, .why = WHY_SELF },
+	/*
+	 * Scheduling facts about the process itself, by pid 0 or its own
+	 * (pkcon asks sched_getattr); another pid's need PROC below.  The
+	 * priority ranges name no process at all.
+	 */
+	{ SYS(sched_getattr), BASE, .cond = { IN(0, ALL32, 0) },
+	    .why = WHY_SCHED },
+	{ SYS(sched_getattr), BASE, .cond = { SELF(0) }, .why = WHY_SCHED },
+	{ SYS(sched_getparam), BASE, .cond = { IN(0, ALL32, 0) },
+	    .why = WHY_SCHED },
+	{ SYS(sched_getparam), BASE, .cond = { SELF(0) }, .why = WHY_SCHED },
+	{ SYS(sched_getscheduler), BASE, .cond = { IN(0, ALL32, 0) },
+	    .why = WHY_SCHED },
+	{ SYS(sched_getscheduler), BASE, .cond = { SELF(0) },
+	    .why = WHY_SCHED },
+	{ SYS(sched_rr_get_interval), BASE, .cond = { IN(0, ALL32, 0) },
+	    .why = WHY_SCHED },
+	{ SYS(sched_rr_get_interval), BASE, .cond = { SELF(0) },
+	    .why = WHY_SCHED },
+	{ SYS(sched_get_priority_max), BASE,
+	    .why = "a policy's priority range: a constant" },
+	{ SYS(sched_get_priority_min), BASE,
+	    .why = "a policy's priority range: a constant" },
+	/*
+	 * Reading capability sets changes nothing (node --version does).
+	 * The pid is in memory the filter cannot read, so another
+	 * process's sets can be read too: what its /proc status shows.
+	 */
+	{ SYS(capget), BASE, .why = "read capability sets; never capset" },
 	{ SYS(fchdir), BASE, .why = "move to a directory already open" },
 #ifdef __NR_getrlimit
 	{ SYS(getrlimit), BASE, .why = WHY_SELF },
@@ -162,6 +196,12 @@ const struct tame_rule tame_rules[] = {
 	    PR_GET_SECCOMP, PR_SET_NO_NEW_PRIVS, PR_GET_NO_NEW_PRIVS,
 	    PR_GET_DUMPABLE, PR_CAPBSET_READ) },
 	    .why = "name and inspect self; set no_new_privs for tame()" },
+	/*
+	 * Undumpable only narrows (gpg-agent); back to 1 or 2 never.  The
+	 * kernel's argument is an unsigned long: all 64 bits must be 0.
+	 */
+	{ SYS(prctl), BASE, .cond = { IN(0, ALL32, PR_SET_DUMPABLE),
+	    ZERO(1) }, .why = "become undumpable (gpg-agent): it only narrows" },
 
 	/* Signals within the process.  SIGSYS stays libtame's. */
 	{ SYS(rt_sigreturn), BASE, .why = WHY_SIG },
@@ -174,9 +214,14 @@ const struct tame_rule tame_rules[] = {
 #ifdef __NR_pause
 	{ SYS(pause), BASE, .why = WHY_SIG },
 #endif
-	{ SYS(rt_sigaction), BASE, .action = TA_DENY, .cond = {
-	    IN(0, ALL32, SIGSYS), NOTNULL(1) },
-	    .why = "SIGSYS is libtame's: never caught or ignored" },
+	/*
+	 * A new action for SIGSYS fails as one for SIGKILL does, and
+	 * first: no flag lifts it.  Programs that set a handler for every
+	 * signal (ps) go on; reading the action (act NULL) works.
+	 */
+	{ SYS(rt_sigaction), BASE, .action = TA_ERRNO, .errnum = EINVAL,
+	    .cond = { IN(0, ALL32, SIGSYS), NOTNULL(1) },
+	    .why = "SIGSYS is libtame's: EINVAL, as for SIGKILL" },
 	{ SYS(rt_sigaction), BASE, .why = "handlers for any other signal" },
 
 	/* Time. */
@@ -262,6 +307,20 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(mincore), MALLOC, .why = WHY_MEM },
 	{ SYS(clone), MALLOC, .cond = { IN(0, THREAD_CLONE, THREAD_CLONE),
 	    IN(0, CLONE_NEVER, 0) }, .why = "pthread_create" },
+	/*
+	 * Whether memory the process has stays in RAM, within
+	 * RLIMIT_MEMLOCK: gpg, gpgsm and pinentry lock their keys.  It
+	 * never changes a protection, so never makes anything executable.
+	 */
+	{ SYS(mlock), MALLOC, .why = WHY_MLOCK },
+	{ SYS(mlock2), MALLOC, .cond = { IN(2, ALL32, 0, MLOCK_ONFAULT) },
+	    .why = WHY_MLOCK },
+	{ SYS(munlock), MALLOC, .why = WHY_MLOCK },
+	{ SYS(mlockall), MALLOC, .cond = { IN(0, ALL32, MCL_CURRENT,
+	    MCL_FUTURE, MCL_CURRENT | MCL_FUTURE, MCL_CURRENT | MCL_ONFAULT,
+	    MCL_FUTURE | MCL_ONFAULT, MCL_CURRENT | MCL_FUTURE |
+	    MCL_ONFAULT) }, .why = WHY_MLOCK },
+	{ SYS(munlockall), MALLOC, .why = WHY_MLOCK },
 
 	/* RW: I/O on descriptors the process already holds. */
 	{ SYS(read), RW, .why = WHY_IO },
@@ -533,6 +592,8 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(sched_setparam), PROC, .why = WHY_PROC },
 	{ SYS(sched_getscheduler), PROC, .why = WHY_PROC },
 	{ SYS(sched_getparam), PROC, .why = WHY_PROC },
+	{ SYS(sched_getattr), PROC, .why = WHY_PROC },
+	{ SYS(sched_rr_get_interval), PROC, .why = WHY_PROC },
 
 	/*
 	 * Paths a flag grants only in part: the time zone and locale files
@@ -650,6 +711,9 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(socket), INET | DNSPATH, .action = TA_ERRNO, .errnum = EACCES,
 	    .cond = { IN(0, ALL32, AF_NETLINK), IN(2, ALL32, NETLINK_ROUTE) },
 	    .why = "getaddrinfo's interface probe" },
+	{ SYS(socket), BASE, .action = TA_ERRNO, .errnum = EPROTONOSUPPORT,
+	    .cond = { IN(0, ALL32, AF_NETLINK), IN(2, ALL32, NETLINK_AUDIT) },
+	    .why = "libaudit takes it for a kernel without audit" },
 };
 const int tame_nrules = sizeof(tame_rules) / sizeof(tame_rules[0]);
 

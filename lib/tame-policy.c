@@ -125,9 +125,26 @@ tests_args(const struct tame_rule *r)
 	return 0;
 }
 
+/* Does a row after row i allow the same call in the group? */
+static int
+allowed_later(int i, int group)
+{
+	const struct tame_rule *r = &tame_rules[i], *q;
+	int j;
+
+	for (j = i + 1; j < tame_nrules; j++) {
+		q = &tame_rules[j];
+		if (q->nr == r->nr && (q->any & group) != 0 &&
+		    (q->action == TA_ALLOW || q->action == TA_LANDLOCK))
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * A call is starred in a group when any row that allows or refuses it
- * there looks at its arguments.
+ * there looks at its arguments, or a soft denial or trap that comes
+ * first takes some of its calls (SIGSYS's action).
  */
 static int
 starred(int nr, int group)
@@ -140,7 +157,7 @@ starred(int nr, int group)
 		if (r->nr != nr || (r->any & group) == 0)
 			continue;
 		if (r->action != TA_ALLOW && r->action != TA_LANDLOCK &&
-		    r->action != TA_DENY)
+		    r->action != TA_DENY && !allowed_later(i, group))
 			continue;
 		if (tests_args(r))
 			return 1;
@@ -390,7 +407,8 @@ print_conds(const struct tame_rule *r)
 		printf(k == 0 ? ",\nwhen " : "\nand ");
 		switch (c->op) {
 		case TC_NULL:
-			printf("the %s argument is NULL", ordinal(c->arg));
+			/* a pointer, or an unsigned long that must be 0 */
+			printf("the %s argument is 0 (NULL)", ordinal(c->arg));
 			continue;
 		case TC_NOTNULL:
 			printf("the %s argument is not NULL", ordinal(c->arg));
@@ -502,6 +520,18 @@ print_who(const struct tame_rule *r)
 	}
 }
 
+/* Has the table any row with this action? */
+static int
+any_rows(int action)
+{
+	int i;
+
+	for (i = 0; i < tame_nrules; i++)
+		if (tame_rules[i].action == action)
+			return 1;
+	return 0;
+}
+
 /* One .It per row of the action, with who, when and why. */
 static void
 print_rows(int action)
@@ -558,7 +588,8 @@ print_mdoc(void)
 
 	printf(".Ss Soft denials\n"
 	    "These calls fail with the error shown instead of ending the\n"
-	    "process, because libc tries them and copes with the failure.\n"
+	    "process, because libc or a common program tries them and copes\n"
+	    "with the failure.\n"
 	    "A soft denial applies only where no flag held allows the call.\n");
 	print_rows(TA_ERRNO);
 
@@ -571,6 +602,8 @@ print_mdoc(void)
 	    "A trap applies only where no flag held allows the call outright.\n");
 	print_rows(TA_EMULATE);
 
+	if (!any_rows(TA_DENY))
+		return;		/* a section with an empty list: none */
 	printf(".Ss Refused calls\n"
 	    "These calls are violations whatever the flags, even where a\n"
 	    "later entry would allow the same system call.\n");

@@ -37,9 +37,11 @@
 #include <sys/wait.h>
 #include <linux/audit.h>
 #include <linux/bpf.h>
+#include <linux/capability.h>
 #include <linux/filter.h>
 #include <linux/io_uring.h>
 #include <linux/keyctl.h>
+#include <linux/netlink.h>
 #include <linux/openat2.h>
 #include <linux/perf_event.h>
 #include <linux/sched.h>
@@ -51,6 +53,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stddef.h>
@@ -2189,52 +2192,70 @@ START_TEST(test_sigsys_handler_before_tame_is_replaced)
 }
 END_TEST
 
-/* After tame, no change of SIGSYS's disposition, however spelled. */
+/*
+ * After tame, no change of SIGSYS's disposition, however spelled: each
+ * fails with EINVAL, as for SIGKILL, the handler is still libtame's, and
+ * the violation after it still kills.
+ */
 static int
 body_set_sigsys(void *arg)
 {
 	struct ctx *c = arg;
-	struct sigaction sa;
+	struct sigaction sa, before, after;
 	struct {
 		void		*handler;
 		unsigned long	 flags;
 		void		*restorer;
 		uint64_t	 mask;
 	} ksa;
+	int r = 0;
 
+	if (sigaction(SIGSYS, NULL, &before) == -1)
+		return 1;
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
 	sa.sa_sigaction = own_sigsys;
+	errno = 0;
 	switch (c->variant) {
 	case 0:
 		sa.sa_handler = SIG_IGN;
-		sigaction(SIGSYS, &sa, NULL);
+		r = sigaction(SIGSYS, &sa, NULL);
 		break;
 	case 1:
 		sa.sa_handler = SIG_DFL;
-		sigaction(SIGSYS, &sa, NULL);
+		r = sigaction(SIGSYS, &sa, NULL);
 		break;
 	case 2:
 		sa.sa_flags = SA_SIGINFO | SA_NODEFER;
-		sigaction(SIGSYS, &sa, NULL);
+		r = sigaction(SIGSYS, &sa, NULL);
 		break;
 	case 3:
 		sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
-		sigaction(SIGSYS, &sa, NULL);
+		r = sigaction(SIGSYS, &sa, NULL);
 		break;
 	case 4:
 		/* the signal number with a high bit the kernel drops */
 		memset(&ksa, 0, sizeof(ksa));
 		ksa.handler = SIG_IGN;
-		syscall(__NR_rt_sigaction, HIGH | SIGSYS, &ksa, NULL, 8);
+		r = (int)syscall(__NR_rt_sigaction, HIGH | SIGSYS, &ksa, NULL,
+		    8);
 		break;
 	case 5:
-		signal(SIGSYS, SIG_IGN);
+		r = signal(SIGSYS, SIG_IGN) == SIG_ERR ? -1 : 0;
 		break;
 	}
-	/* if that went through, a violation would be survivable */
+	if (r != -1)
+		return REACHED;
+	if (errno != EINVAL)
+		return 2;
+	if (sigaction(SIGSYS, NULL, &after) == -1)
+		return 3;
+	if (after.sa_sigaction != before.sa_sigaction ||
+	    after.sa_flags != before.sa_flags)
+		return 4;
+	/* if the change had gone through, a violation would be survivable */
 	mkdir(c->path, 0700);
-	return REACHED;
+	return REACHED + 1;
 }
 
 START_TEST(test_sigsys_disposition_is_refused)
@@ -2246,7 +2267,7 @@ START_TEST(test_sigsys_disposition_is_refused)
 	c.variant = _i;
 	in_tmpdir(c.path, "made");
 	o = h_run(NO_CREATE, NULL, body_set_sigsys, &c);
-	ck_assert_violation(o, "rt_sigaction", "not allowed");
+	ck_assert_violation(o, "mkdir", "cpath");
 	ck_assert_msg(!exists(c.path), "mkdir went through");
 }
 END_TEST
@@ -2409,12 +2430,30 @@ body_prctl(void *arg)
 		/* an option with a high bit the kernel drops */
 		syscall(__NR_prctl, HIGH | PR_SET_DUMPABLE, 1, 0, 0, 0);
 		break;
+	/* undumpable (0) is allowed: it narrows; nothing else */
+	case 7:
+		prctl(PR_SET_DUMPABLE, 2 /* SUID_DUMP_ROOT */, 0, 0, 0);
+		break;
+	case 8:
+		/* 0 in the half an int compare sees, the kernel reads all */
+		syscall(__NR_prctl, PR_SET_DUMPABLE, HIGH, 0, 0, 0);
+		break;
+	case 9:
+		syscall(__NR_prctl, PR_SET_DUMPABLE, HIGH | 1, 0, 0, 0);
+		break;
+	case 10:
+		/* back again after going undumpable */
+		if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == -1)
+			return 1;
+		prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+		break;
 	}
 	return REACHED;
 }
 
 static const char *const prctl_call[] = { "prctl", "prctl", "seccomp",
-    "prctl", "prctl", "prctl", "prctl" };
+    "prctl", "prctl", "prctl", "prctl", "prctl", "prctl", "prctl",
+    "prctl" };
 
 START_TEST(test_prctl_weakening_dies)
 {
@@ -3127,6 +3166,226 @@ START_TEST(test_borrowed_syscall_instructions)
 END_TEST
 
 /* ------------------------------------------------------------------ */
+/* What the census widened (issue 16), and the neighbours that stay out. */
+/* ------------------------------------------------------------------ */
+
+/* Locked memory is still never executable. */
+static int
+body_lock_then_exec(void *arg)
+{
+	struct ctx *c = arg;
+	void *p;
+
+	if ((p = anon(4096, PROT_READ | PROT_WRITE)) == MAP_FAILED)
+		return 1;
+	switch (c->variant) {
+	case 0:
+		if (mlock(p, 4096) == -1 ||
+		    mprotect(p, 4096, PROT_READ | PROT_EXEC) == -1)
+			return 2;
+		break;
+	case 1:
+		if (mlock2(p, 4096, MLOCK_ONFAULT) == -1 ||
+		    mprotect(p, 4096, PROT_READ | PROT_WRITE | PROT_EXEC) == -1)
+			return 2;
+		break;
+	case 2:
+		if (mlockall(MCL_FUTURE) == -1 ||
+		    (p = anon(4096, PROT_READ | PROT_WRITE | PROT_EXEC)) ==
+		    MAP_FAILED)
+			return 2;
+		break;
+	case 3:
+		/* as much as RLIMIT_MEMLOCK lets it lock; then exec */
+		mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT);
+		if (mprotect(p, 4096, PROT_READ | PROT_EXEC) == -1)
+			return 2;
+		break;
+	case 4:
+		/* a flag beyond MLOCK_ONFAULT */
+		syscall(__NR_mlock2, p, 4096, 2);
+		return REACHED;
+	case 5:
+		/* a flag beyond MCL_CURRENT, MCL_FUTURE and MCL_ONFAULT */
+		syscall(__NR_mlockall, 8 | MCL_CURRENT);
+		return REACHED;
+	}
+	return run_at(p);
+}
+
+static const char *const lock_call[] = { "mprotect", "mprotect", "mmap",
+    "mprotect", "mlock2", "mlockall" };
+
+START_TEST(test_locked_memory_is_not_executable)
+{
+	struct ctx c;
+	struct outcome o;
+
+	ctx_init(&c);
+	c.variant = _i;
+	o = h_run(TAME_ALL, NULL, body_lock_then_exec, &c);
+	ck_assert_violation(o, lock_call[_i], "not allowed");
+}
+END_TEST
+
+/*
+ * Changing scheduling needs PROC, even the process's own; so does
+ * reading another process's.  sched_setattr no flag allows.
+ */
+static int
+body_sched(void *arg)
+{
+	struct ctx *c = arg;
+	struct sched_param sp = { 0 };
+	struct timespec ts;
+	uint32_t attr[12];	/* struct sched_attr, SCHED_ATTR_SIZE_VER0 */
+	pid_t who = c->variant == 0 || c->variant == 1 || c->variant == 2 ?
+	    0 : c->pid;
+
+	memset(attr, 0, sizeof(attr));
+	attr[0] = 48;			/* size */
+	attr[1] = SCHED_BATCH;		/* policy */
+	switch (c->variant) {
+	case 0:
+	case 3:
+		sched_setscheduler(who, SCHED_BATCH, &sp);
+		break;
+	case 1:
+	case 4:
+		syscall(__NR_sched_setattr, who, attr, 0);
+		break;
+	case 2:
+		sched_setparam(who, &sp);
+		break;
+	case 5:
+		syscall(__NR_sched_getattr, who, attr, 48, 0);
+		break;
+	case 6:
+		sched_getparam(who, &sp);
+		break;
+	case 7:
+		sched_getscheduler(who);
+		break;
+	case 8:
+		sched_rr_get_interval(who, &ts);
+		break;
+	}
+	return REACHED;
+}
+
+static const struct {
+	const char	*call, *flag;
+} sched_way[] = {
+	{ "sched_setscheduler", "proc" }, { "sched_setattr", "not allowed" },
+	{ "sched_setparam", "proc" }, { "sched_setscheduler", "proc" },
+	{ "sched_setattr", "not allowed" }, { "sched_getattr", "proc" },
+	{ "sched_getparam", "proc" }, { "sched_getscheduler", "proc" },
+	{ "sched_rr_get_interval", "proc" },
+};
+
+START_TEST(test_scheduling_needs_proc)
+{
+	struct ctx c;
+	struct outcome o;
+
+	ctx_init(&c);
+	c.variant = _i;
+	sibling_start(&c, NULL);
+	o = h_run(ALL_BUT(TAME_PROC), NULL, body_sched, &c);
+	/* the sibling's policy is as it was */
+	ck_assert_int_eq(sched_getscheduler(c.pid), SCHED_OTHER);
+	sibling_end(&c);
+	ck_assert_violation(o, sched_way[_i].call, sched_way[_i].flag);
+}
+END_TEST
+
+/* capget reads; capset, even one that only drops, is a violation. */
+static int
+body_capset(void *arg)
+{
+	struct ctx *c = arg;
+	struct __user_cap_header_struct hdr = {
+		_LINUX_CAPABILITY_VERSION_3, 0
+	};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+
+	if (syscall(__NR_capget, &hdr, data) == -1)
+		return 1;
+	if (c->variant == 1)
+		data[0].effective = data[0].permitted = 0;
+	syscall(__NR_capset, &hdr, data);
+	return REACHED;
+}
+
+START_TEST(test_capset_dies)
+{
+	struct ctx c;
+	struct outcome o;
+
+	ctx_init(&c);
+	c.variant = _i;
+	o = h_run(TAME_ALL, NULL, body_capset, &c);
+	ck_assert_violation(o, "capset", "not allowed");
+}
+END_TEST
+
+/* Netlink beyond audit's soft denial (and route's under inet). */
+static const int netlink_proto[] = { NETLINK_SOCK_DIAG,
+    NETLINK_KOBJECT_UEVENT, NETLINK_NETFILTER, NETLINK_ROUTE };
+
+static int
+body_netlink(void *arg)
+{
+	struct ctx *c = arg;
+
+	socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, netlink_proto[c->variant]);
+	return REACHED;
+}
+
+START_TEST(test_other_netlink_sockets_die)
+{
+	struct ctx c;
+	struct outcome o;
+
+	ctx_init(&c);
+	c.variant = _i;
+	/* route is soft-denied (EACCES) under inet and dnspath */
+	o = h_run(_i == 3 ? ALL_BUT(TAME_INET | TAME_DNSPATH) : TAME_ALL,
+	    NULL, body_netlink, &c);
+	ck_assert_violation(o, "socket", _i == 3 ? "inet" : "not allowed");
+}
+END_TEST
+
+/* A refused SIGSYS action leaves tame() working: it narrows, and kills. */
+static int
+body_refused_then_narrow(void *arg)
+{
+	struct ctx *c = arg;
+
+	if (signal(SIGSYS, SIG_IGN) != SIG_ERR)
+		return REACHED;
+	if (errno != EINVAL)
+		return 1;
+	if (tame(TAME_STDIO) == -1)
+		return 2;
+	mkdir(c->path, 0700);
+	return REACHED + 1;
+}
+
+START_TEST(test_sigsys_refused_then_narrowing_works)
+{
+	struct ctx c;
+	struct outcome o;
+
+	ctx_init(&c);
+	in_tmpdir(c.path, "made");
+	o = h_run(TAME_ALL, NULL, body_refused_then_narrow, &c);
+	ck_assert_violation(o, "mkdir", "cpath");
+	ck_assert_msg(!exists(c.path), "mkdir went through");
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
 
 static TCase *
 tcase(Suite *s, const char *name)
@@ -3190,6 +3449,7 @@ bypass_suite(void)
 	tcase_add_loop_test(tc, test_sigsys_handler_before_tame_is_replaced,
 	    0, 2);
 	tcase_add_loop_test(tc, test_sigsys_disposition_is_refused, 0, 6);
+	tcase_add_test(tc, test_sigsys_refused_then_narrowing_works);
 	tcase_add_test(tc, test_blocked_sigsys_still_kills);
 	tcase_add_test(tc, test_limit_violation_on_bad_stack_is_sigsegv);
 
@@ -3198,6 +3458,15 @@ bypass_suite(void)
 	    sizeof(prctl_call) / sizeof(prctl_call[0]));
 	tcase_add_test(tc, test_no_new_privs_cannot_be_cleared);
 	tcase_add_loop_test(tc, test_own_filter_loosens_nothing, 0, 5);
+
+	tc = tcase(s, "census");
+	tcase_add_loop_test(tc, test_locked_memory_is_not_executable, 0,
+	    sizeof(lock_call) / sizeof(lock_call[0]));
+	tcase_add_loop_test(tc, test_scheduling_needs_proc, 0,
+	    sizeof(sched_way) / sizeof(sched_way[0]));
+	tcase_add_loop_test(tc, test_capset_dies, 0, 2);
+	tcase_add_loop_test(tc, test_other_netlink_sockets_die, 0,
+	    sizeof(netlink_proto) / sizeof(netlink_proto[0]));
 
 	tc = tcase(s, "args");
 	tcase_add_loop_test(tc, test_high_bits_decide_nothing, 0,

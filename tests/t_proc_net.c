@@ -17,6 +17,7 @@
  */
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/select.h>
@@ -28,7 +29,9 @@
 #include <sys/types.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <linux/capability.h>
 #include <linux/if_ether.h>
+#include <linux/netlink.h>
 #include <linux/sched.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -38,6 +41,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -2022,14 +2026,21 @@ END_TEST
 
 /*
  * SIGSYS stays libtame's: a tamed process can look at it, not change it.
+ * A change fails with EINVAL, as for SIGKILL, so a program that sets a
+ * handler for every signal (procps' ps) goes on, and a violation after
+ * it still kills.
  */
 
 static int
 body_ignore_sigsys(void *arg)
 {
 	(void)arg;
-	signal(SIGSYS, SIG_IGN);
-	return REACHED;
+	if (signal(SIGSYS, SIG_IGN) != SIG_ERR)
+		return REACHED;
+	if (errno != EINVAL)
+		return 1;
+	socket(AF_INET, SOCK_STREAM, 0);
+	return REACHED + 1;
 }
 
 static void
@@ -2047,23 +2058,61 @@ body_catch_sigsys(void *arg)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_sigsys;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGSYS, &sa, NULL);
-	return REACHED;
+	if (sigaction(SIGSYS, &sa, NULL) != -1)
+		return REACHED;
+	if (errno != EINVAL)
+		return 1;
+	socket(AF_INET, SOCK_STREAM, 0);
+	return REACHED + 1;
 }
 
-START_TEST(test_ignoring_sigsys_kills)
+/* ps sets a handler for every signal in a loop, past the refusals. */
+static int
+body_catch_every_signal(void *arg)
+{
+	struct sigaction sa;
+	int sig;
+
+	(void)arg;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigsys;
+	sigemptyset(&sa.sa_mask);
+	for (sig = 1; sig < NSIG; sig++) {
+		if (sigaction(sig, &sa, NULL) == 0)
+			continue;
+		if (errno != EINVAL)
+			return 1;
+		if (sig != SIGKILL && sig != SIGSTOP && sig != SIGSYS &&
+		    (sig < 32 || sig >= SIGRTMIN))
+			return 2;	/* glibc's own are 32 and 33 */
+	}
+	return 0;
+}
+
+START_TEST(test_ignoring_sigsys_is_einval)
 {
 	struct outcome o = h_run(TAME_STDIO, NULL, body_ignore_sigsys, NULL);
 
-	ck_assert_violation(o, "rt_sigaction", "not allowed");
+	ck_assert_violation(o, "socket", "inet");
 }
 END_TEST
 
-START_TEST(test_catching_sigsys_kills)
+START_TEST(test_catching_sigsys_is_einval_even_with_all)
 {
-	struct outcome o = h_run(TAME_ALL, NULL, body_catch_sigsys, NULL);
+	/* every flag that lets it make an AF_INET socket is left out */
+	struct outcome o = h_run(TAME_ALL & ~(TAME_INET | TAME_DNSPATH), NULL,
+	    body_catch_sigsys, NULL);
 
-	ck_assert_violation(o, "rt_sigaction", "not allowed");
+	ck_assert_violation(o, "socket", "inet");
+}
+END_TEST
+
+START_TEST(test_handler_for_every_signal_goes_on)
+{
+	struct outcome o = h_run(TAME_STDIO, NULL, body_catch_every_signal,
+	    NULL);
+
+	ck_assert_exit(o, 0);
 }
 END_TEST
 
@@ -2161,6 +2210,212 @@ START_TEST(test_execveat_kills_even_with_all)
 }
 END_TEST
 
+/*
+ * Calls the census of /usr/bin found real programs making that no flag
+ * used to allow (issue 16).  Each works under the smallest set that
+ * should allow it; t_bypass.c holds their dangerous neighbours.
+ */
+
+/* Page-aligned memory of the test's own, set up before tame. */
+static char lock_page[1 << 16] __attribute__((aligned(1 << 16)));
+
+/* gpg, gpgsm and pinentry lock their keys' memory: MALLOC. */
+static int
+body_mlock(void *arg)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+
+	(void)arg;
+	if (mlock(lock_page, (size_t)pg) == -1)
+		return 1;
+	lock_page[0] = 1;
+	if (munlock(lock_page, (size_t)pg) == -1)
+		return 2;
+	if (mlock2(lock_page + pg, (size_t)pg, 0) == -1 ||
+	    mlock2(lock_page + 2 * pg, (size_t)pg, MLOCK_ONFAULT) == -1)
+		return 3;
+	if (munlock(lock_page, 3 * (size_t)pg) == -1)
+		return 4;
+	if (mlockall(MCL_FUTURE) == -1 || munlockall() == -1)
+		return 5;
+	/* all of memory, as faulted: beyond RLIMIT_MEMLOCK, ENOMEM */
+	if (mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) == -1 &&
+	    errno != ENOMEM)
+		return 6;
+	if (munlockall() == -1)
+		return 7;
+	return 0;
+}
+
+START_TEST(test_mlock_works_under_malloc)
+{
+	struct outcome o = h_run(TAME_MALLOC, NULL, body_mlock, NULL);
+
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
+static int
+body_mlock_only(void *arg)
+{
+	(void)arg;
+	mlock(lock_page, 4096);
+	return REACHED;
+}
+
+START_TEST(test_mlock_needs_malloc)
+{
+	struct outcome o = h_run(TAME_RW, NULL, body_mlock_only, NULL);
+
+	ck_assert_violation(o, "mlock", "malloc");
+}
+END_TEST
+
+/* node --version reads its capability sets: any nonzero set. */
+static int
+body_capget(void *arg)
+{
+	struct __user_cap_header_struct hdr = {
+		_LINUX_CAPABILITY_VERSION_3, 0
+	};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+
+	(void)arg;
+	if (syscall(SYS_capget, &hdr, data) == -1)
+		return 1;
+	hdr.pid = getpid();
+	if (syscall(SYS_capget, &hdr, data) == -1)
+		return 2;
+	/* the version probe: NULL data */
+	hdr.version = 0;
+	if (syscall(SYS_capget, &hdr, NULL) == -1 && errno != EINVAL)
+		return 3;
+	return hdr.version == _LINUX_CAPABILITY_VERSION_3 ? 0 : 4;
+}
+
+START_TEST(test_capget_works_under_any_flag)
+{
+	struct outcome o = h_run(TAME_RW, NULL, body_capget, NULL);
+
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
+/* The scheduling of the process itself, by pid 0 or its own. */
+static int
+body_sched_self(void *arg)
+{
+	uint64_t attr[8];	/* struct sched_attr, SCHED_ATTR_SIZE_VER0 */
+	struct sched_param sp;
+	struct timespec ts;
+	pid_t self = getpid(), pids[2] = { 0, self };
+	int i;
+
+	(void)arg;
+	for (i = 0; i < 2; i++) {
+		if (syscall(SYS_sched_getattr, pids[i], attr, 48, 0) == -1)
+			return 1 + 10 * i;
+		if (sched_getparam(pids[i], &sp) == -1)
+			return 2 + 10 * i;
+		if (sched_getscheduler(pids[i]) == -1)
+			return 3 + 10 * i;
+		if (sched_rr_get_interval(pids[i], &ts) == -1)
+			return 4 + 10 * i;
+	}
+	if (sched_get_priority_max(SCHED_FIFO) == -1 ||
+	    sched_get_priority_min(SCHED_FIFO) == -1)
+		return 5;
+	return 0;
+}
+
+START_TEST(test_sched_queries_of_self_work_without_proc)
+{
+	struct outcome o = h_run(TAME_RW, NULL, body_sched_self, NULL);
+
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
+/* Another process's: PROC (the dying side is in t_bypass.c). */
+static int
+body_sched_other(void *arg)
+{
+	uint64_t attr[8];
+	struct sched_param sp;
+	struct timespec ts;
+	pid_t other = getppid();
+
+	(void)arg;
+	if (syscall(SYS_sched_getattr, other, attr, 48, 0) == -1)
+		return 1;
+	if (sched_getparam(other, &sp) == -1)
+		return 2;
+	if (sched_getscheduler(other) == -1)
+		return 3;
+	if (sched_rr_get_interval(other, &ts) == -1)
+		return 4;
+	return 0;
+}
+
+START_TEST(test_sched_queries_of_other_work_with_proc)
+{
+	struct outcome o = h_run(TAME_PROC, NULL, body_sched_other, NULL);
+
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
+/* gpg-agent makes itself undumpable: it only narrows. */
+static int
+body_undumpable(void *arg)
+{
+	(void)arg;
+	if (prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) != 1)
+		return 1;
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == -1)
+		return 2;
+	return prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) == 0 ? 0 : 3;
+}
+
+START_TEST(test_undumpable_works_under_any_flag)
+{
+	struct outcome o = h_run(TAME_RW, NULL, body_undumpable, NULL);
+
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
+/*
+ * libaudit's audit_open() (lastlog, login tools) takes
+ * EPROTONOSUPPORT for a kernel without audit and goes on: under any
+ * set, even every flag.
+ */
+static int
+body_netlink_audit(void *arg)
+{
+	static const int types[] = { SOCK_RAW, SOCK_RAW | SOCK_CLOEXEC,
+	    SOCK_DGRAM };
+	size_t i;
+
+	(void)arg;
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		if (socket(AF_NETLINK, types[i], NETLINK_AUDIT) != -1)
+			return REACHED;
+		if (errno != EPROTONOSUPPORT)
+			return 1 + (int)i;
+	}
+	return 0;
+}
+
+START_TEST(test_netlink_audit_is_eprotonosupport)
+{
+	struct outcome o = h_run(_i == 0 ? TAME_RW : TAME_ALL, NULL,
+	    body_netlink_audit, NULL);
+
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
 static TCase *
 tcase(Suite *s, const char *name)
 {
@@ -2255,10 +2510,20 @@ proc_net_suite(void)
 	tcase_add_test(tc, test_thread_made_before_tame_is_bound);
 
 	tc = tcase(s, "sigsys");
-	tcase_add_test(tc, test_ignoring_sigsys_kills);
-	tcase_add_test(tc, test_catching_sigsys_kills);
+	tcase_add_test(tc, test_ignoring_sigsys_is_einval);
+	tcase_add_test(tc, test_catching_sigsys_is_einval_even_with_all);
+	tcase_add_test(tc, test_handler_for_every_signal_goes_on);
 	tcase_add_test(tc, test_reading_sigsys_disposition_works);
 	tcase_add_test(tc, test_other_signal_handlers_work);
+
+	tc = tcase(s, "census");
+	tcase_add_test(tc, test_mlock_works_under_malloc);
+	tcase_add_test(tc, test_mlock_needs_malloc);
+	tcase_add_test(tc, test_capget_works_under_any_flag);
+	tcase_add_test(tc, test_sched_queries_of_self_work_without_proc);
+	tcase_add_test(tc, test_sched_queries_of_other_work_with_proc);
+	tcase_add_test(tc, test_undumpable_works_under_any_flag);
+	tcase_add_loop_test(tc, test_netlink_audit_is_eprotonosupport, 0, 2);
 
 	tc = tcase(s, "exec");
 	tcase_add_test(tc, test_execve_kills_even_with_all);
