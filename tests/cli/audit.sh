@@ -99,6 +99,52 @@ EOF
 validate "$W/r.json"
 validate "$W/i.json"
 
+# A soft denial no flag avoids (libtame keeps SIGSYS: a new handler for
+# it gets EINVAL): whether the program goes on the same way only a run
+# tells.  Without --verify: not tameable, kind soft; with it, a program
+# that does not care is tameable, one whose output changes is not.
+cat > "$W/sigsys.c" <<'EOF'
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+static void on_sig(int s) { (void)s; }
+
+int
+main(int argc, char *argv[])
+{
+	struct sigaction sa;
+	int r;
+
+	(void)argv;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sig;
+	r = sigaction(SIGSYS, &sa, NULL);	/* as ps does for every signal */
+	printf("%s\n", argc > 1 && r == -1 ? "refused" : "hello");
+	return 0;
+}
+EOF
+cc -o "$W/sigsys" "$W/sigsys.c" || fail "cc sigsys"
+"$AUDIT" --json -o "$W/s.json" -- "$W/sigsys" > /dev/null
+[ $? -eq 5 ] || fail "sigsys: status not 5"
+jq -e '.blockers | map(.kind) == ["soft"]' "$W/s.json" > /dev/null ||
+    fail "sigsys: $(jq -c .blockers "$W/s.json")"
+"$AUDIT" --verify --json -o "$W/v.json" -- "$W/sigsys" > "$W/out" ||
+    fail "sigsys --verify: status $?"
+[ "$(cat "$W/out")" = hello ] || fail "sigsys --verify: output $(cat "$W/out")"
+jq -e '.tameable and .verified and .flags == ["stdio"]' "$W/v.json" \
+    > /dev/null || fail "sigsys --verify: $(cat "$W/v.json")"
+"$AUDIT" --verify --json -o "$W/v.json" -- "$W/sigsys" care > /dev/null
+[ $? -eq 5 ] || fail "sigsys care --verify: status not 5"
+jq -e '(.blockers | map(.kind) == ["soft", "verify"]) and
+    (.blockers[1].detail | test("standard output differs"))' "$W/v.json" \
+    > /dev/null || fail "sigsys care --verify: $(jq -c .blockers "$W/v.json")"
+validate "$W/v.json"
+echo x | "$AUDIT" --verify -- cat > /dev/null 2> "$W/err"
+[ $? -eq 2 ] && grep -q "standard input must be a file" "$W/err" ||
+    fail "--verify with a pipe: $(cat "$W/err")"
+
+
 # --where: the source line of a program built with -g
 cat > "$W/prog.c" <<'EOF'
 #include <fcntl.h>
