@@ -55,7 +55,7 @@ MANS		= $(B)/man/tame.3 $(B)/man/tame-exec.1 $(B)/man/tame-audit.1
 
 # tame-audit, by stage (audit/audit.h says which file does what).
 AUDIT_SRCS	= audit/main.c audit/trace.c audit/parse.c audit/log.c \
-		  audit/verdict.c \
+		  audit/verdict.c audit/rerun.c \
 		  audit/classify.c audit/cover.c audit/findings.c \
 		  audit/where.c audit/imports.c audit/coverage.c audit/report.c \
 		  audit/xalloc.c

@@ -137,12 +137,20 @@ carries_rights(const char *text, size_t len)
 static int
 names_other_port(const char *text, size_t len)
 {
-	const char *p, *end = text + len;
+	const char *p, *end = text + len, *field;
 	long port;
 
-	if ((p = memmem(text, len, "_port=htons(", 12)) == NULL)
+	/*
+	 * "sin_port=htons(53)", or with -X verbose the raw bytes first:
+	 * "sin_port=\"\x00\x35\" /\* htons(53) *\/".
+	 */
+	if ((field = memmem(text, len, "_port=", 6)) == NULL)
 		return 0;
-	p += 12;
+	field += 6;
+	if ((p = memmem(field, (size_t)(end - field), "htons(", 6)) == NULL ||
+	    p - field > 32)
+		return 0;
+	p += 6;
 	for (port = 0; p < end && *p >= '0' && *p <= '9'; p++)
 		if (port <= 65535)	/* past it: no port, and no overflow */
 			port = port * 10 + (*p - '0');

@@ -31,6 +31,7 @@
 #include "imports.h"
 #include "policy.h"
 #include "report.h"
+#include "rerun.h"
 #include "tame.h"
 #include "trace.h"
 
@@ -379,48 +380,6 @@ no_marker(const struct options *o, const struct run *r, int from_log)
 	    o->argv[0]);
 }
 
-/*
- * Standard input read again for another run (the name service's warm
- * run, --verify): a file is rewound to where the first run began, and
- * /dev/null or a closed descriptor reads the same each time.  A pipe or
- * a terminal cannot be read twice.
- */
-static off_t	stdin_start = -1;
-
-static int
-stdin_repeatable(void)
-{
-	struct stat st;
-
-	if (fstat(0, &st) == -1)
-		return 1;
-	if (S_ISREG(st.st_mode))
-		return (stdin_start = lseek(0, 0, SEEK_CUR)) != -1;
-	return S_ISCHR(st.st_mode) && major(st.st_rdev) == 1 &&
-	    minor(st.st_rdev) == 3;
-}
-
-static void
-stdin_rewind(void)
-{
-	if (stdin_start >= 0 && lseek(0, stdin_start, SEEK_SET) == -1)
-		err(1, "standard input");
-}
-
-/* An unnamed file for a run's output. */
-static int
-scratch_file(void)
-{
-	const char *dir = getenv("TMPDIR");
-	int fd;
-
-	if (dir == NULL || *dir == '\0')
-		dir = "/tmp";
-	if ((fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600)) == -1)
-		err(1, "%s", dir);
-	return fd;
-}
-
 /* Trace one run into a new audit; its wait status into status. */
 static struct audit *
 audited_run(struct options *o, int warm, int out, int errfd, int *from_exec,
@@ -481,78 +440,16 @@ better(const struct findings *a, const struct findings *b)
 	return cover_cost(a->flags) < cover_cost(b->flags);
 }
 
-/* Are two files the same?  On the first difference, say where. */
-static int
-same_output(int x, int y, const char *what, char *diff, size_t len)
-{
-	char bx[8192], by[8192];
-	ssize_t nx, ny;
-	off_t at = 0;
-	long line = 1;
-	int i;
-
-	if (lseek(x, 0, SEEK_SET) == -1 || lseek(y, 0, SEEK_SET) == -1)
-		err(1, "lseek");
-	for (;;) {
-		nx = read(x, bx, sizeof(bx));
-		ny = read(y, by, sizeof(by));
-		if (nx == -1 || ny == -1)
-			err(1, "read");
-		for (i = 0; i < nx && i < ny && bx[i] == by[i]; i++)
-			line += bx[i] == '\n';
-		if (i < nx || i < ny || nx != ny) {
-			snprintf(diff, len, "%s differs at byte %lld "
-			    "(line %ld)", what, (long long)(at + i), line);
-			return 0;
-		}
-		if (nx == 0)
-			return 1;
-		at += nx;
-	}
-}
-
-/* The last line a file ends with, for a message. */
-static void
-last_line(int fd, char *buf, size_t len)
-{
-	off_t end = lseek(fd, 0, SEEK_END), from;
-	ssize_t n;
-	char *p;
-
-	buf[0] = '\0';
-	from = end > (off_t)len - 1 ? end - (off_t)len + 1 : 0;
-	if (end <= 0 || (n = pread(fd, buf, len - 1, from)) <= 0)
-		return;
-	buf[n] = '\0';
-	while (n > 0 && buf[n - 1] == '\n')
-		buf[--n] = '\0';
-	if ((p = strrchr(buf, '\n')) != NULL)
-		memmove(buf, p + 1, strlen(p + 1) + 1);
-}
-
-static void
-status_text(int status, char *buf, size_t len)
-{
-	if (WIFSIGNALED(status))
-		snprintf(buf, len, "killed by %s", sigabbrev_np(WTERMSIG(status))
-		    != NULL ? sigabbrev_np(WTERMSIG(status)) : "a signal");
-	else
-		snprintf(buf, len, "exit status %d", WEXITSTATUS(status));
-}
-
 /*
  * --verify: run the command again, untraced, under tame-exec -f with the
- * suggestion, and compare its exit status, output and errors with the
- * audited run's.  Returns 1 when they are the same; else a blocker.
+ * suggestion.  Returns 1 when it ended as the audited run did; else a
+ * blocker says how it did not.
  */
 static int
 verify(struct options *o, struct findings *f, int status, int out, int errfd)
 {
 	struct trace_opts t = { .out_fd = -1, .err_fd = -1 };
-	struct trace_result r;
-	char flags[256], tame_exec[PATH_MAX], diff[512], a[64], b[64],
-	    tail[200];
-	int vout = scratch_file(), verr = scratch_file();
+	char flags[256], tame_exec[PATH_MAX], diff[512];
 
 	if (trace_beside_self("tame-exec", tame_exec, sizeof(tame_exec)) == -1)
 		errx(1, "cannot find tame-exec beside tame-audit: reinstall "
@@ -562,47 +459,12 @@ verify(struct options *o, struct findings *f, int status, int out, int errfd)
 	t.flags = flags;
 	t.argv = o->argv;
 	t.timeout = o->timeout;
-	t.out_fd = vout;
-	t.err_fd = verr;
-	stdin_rewind();
-	if (trace_run(&t, &r) == -1)
-		err(1, "cannot run %s", tame_exec);
-	diff[0] = '\0';
-	status_text(status, a, sizeof(a));
-	status_text(r.status, b, sizeof(b));
-	if (r.timed_out)
-		snprintf(diff, sizeof(diff), "did not finish within %d s",
-		    o->timeout);
-	else if (r.status != status) {
-		last_line(verr, tail, sizeof(tail));
-		snprintf(diff, sizeof(diff), "%s, then %s under -f %s%s%s", a,
-		    b, flags, tail[0] != '\0' ? ": " : "", tail);
-	} else if (same_output(out, vout, "standard output", diff,
-	    sizeof(diff)) && same_output(errfd, verr, "standard error", diff,
-	    sizeof(diff)))
-		diff[0] = '\0';
-	close(vout);
-	close(verr);
-	if (diff[0] == '\0')
+	if (rerun_same(&t, status, out, errfd, diff, sizeof(diff)))
 		return 1;
 	verdict_add(f, BLOCK_VERIFY, -1, xstrdup(diff), xstrdup("under the "
 	    "suggestion the program went another way: audit it with other "
 	    "input, or tame it by hand where its --check is clean"));
 	return 0;
-}
-
-/* Copy a captured output to where it was going. */
-static void
-replay(int from, int to)
-{
-	char buf[8192];
-	ssize_t n;
-
-	if (lseek(from, 0, SEEK_SET) == -1)
-		err(1, "lseek");
-	while ((n = read(from, buf, sizeof(buf))) > 0)
-		if (write(to, buf, (size_t)n) != n)
-			break;
 }
 
 /* Where the report goes: -o file, --report-fd n, or standard error. */
@@ -637,14 +499,20 @@ forget_blockers(struct findings *f)
 	f->tameable = 1;
 }
 
-/* Are all blockers soft denials (or none)?  Then --verify can decide. */
+/*
+ * Are all blockers (if any) answers the program may go on from: a soft
+ * denial, a module that failed to load (Python falls back to its own
+ * json)?  Then a run under the suggestion can decide; an exec or a call
+ * no flag allows would only kill it.
+ */
 static int
-only_soft(const struct findings *f)
+only_survivable(const struct findings *f)
 {
 	int i;
 
 	for (i = 0; i < f->nblockers; i++)
-		if (f->blockers[i].kind != BLOCK_SOFT)
+		if (f->blockers[i].kind != BLOCK_SOFT &&
+		    f->blockers[i].kind != BLOCK_CODE)
 			return 0;
 	return 1;
 }
@@ -688,7 +556,7 @@ main(int argc, char *argv[])
 		errx(EXIT_USAGE, "--report-fd %d: %s", o.report_fd,
 		    o.report_fd <= 2 ? "not one of the command's standard "
 		    "descriptors (0, 1, 2)" : "not an open descriptor");
-	repeatable = o.argv != NULL && stdin_repeatable();
+	repeatable = o.argv != NULL && rerun_stdin_repeatable();
 	if (o.verify && !repeatable)
 		errx(EXIT_USAGE, "--verify runs the command twice: its "
 		    "standard input must be a file or /dev/null");
@@ -713,8 +581,8 @@ main(int argc, char *argv[])
 	} else if (o.argv != NULL) {
 		audit_free(a);
 		if (o.verify) {
-			out = scratch_file();
-			errfd = scratch_file();
+			out = rerun_capture();
+			errfd = rerun_capture();
 		}
 		a = audited_run(&o, 0, out, errfd, &from_exec, &ran);
 		o.ctx.log_is_temporary = o.keep_log == NULL;
@@ -736,7 +604,7 @@ main(int argc, char *argv[])
 		/* each nonempty subset of ns: at most three runs */
 		for (k = 0, w = ns > 0 ? ns & -ns : 0; w != 0 && k < 3;
 		    w = (w - ns) & ns, k++) {
-			stdin_rewind();
+			rerun_stdin_rewind();
 			warm[k] = audited_run(&o, w, devnull, devnull,
 			    &from_exec, &wstatus);
 			verdict_findings(warm[k], &fw[k], w, ns & ~w);
@@ -774,7 +642,7 @@ main(int argc, char *argv[])
 			    "the run with the name service warmed, as a real "
 			    "tame() of getpw or dnspath warms it, was not made, "
 			    "and the suggestion may ask for more than it needs");
-		if (o.verify && only_soft(&f) && verify(&o, &f, ran, out,
+		if (o.verify && only_survivable(&f) && verify(&o, &f, ran, out,
 		    errfd)) {
 			f.verified = 1;
 			forget_blockers(&f);
@@ -783,8 +651,8 @@ main(int argc, char *argv[])
 		status = f.tameable ? 0 : EXIT_UNTAMEABLE;
 	}
 	if (out >= 0) {
-		replay(out, 1);
-		replay(errfd, 2);
+		rerun_replay(out, 1);
+		rerun_replay(errfd, 2);
 	}
 	if (from_exec && o.ctx.checking)
 		findings_warn(&f, "%s is statically linked: tame-exec cannot "
@@ -800,9 +668,12 @@ main(int argc, char *argv[])
 	run_warnings(a, &f);
 	if (!o.ctx.checking)
 		coverage_warnings(&f, a->runs[0].exe);
-	if (!o.ctx.checking && !f.tameable && o.ctx.format == REPORT_FLAGS)
+	if (!o.ctx.checking && !f.tameable && o.ctx.format == REPORT_FLAGS) {
 		say_blockers(a, &f, o.argv != NULL ? o.argv[0] : "the log");
-	else {
+		/* no flags: an old file must not still say some */
+		if (o.output != NULL && (rep = fopen(o.output, "w")) != NULL)
+			fclose(rep);
+	} else {
 		rep = report_stream(&o);
 		report(rep, a, &f, &o.ctx);
 		if (fflush(rep) == EOF || ferror(rep))

@@ -11,7 +11,8 @@
  *	loads code		an executable mapping is refused after
  *				tame() (gconv, dlopen, a perl or python
  *				native module, a JIT), and the program
- *				goes on without it, or dies;
+ *				goes on without it, or dies: only a run
+ *				can tell (--verify);
  *	makes a call no flag allows;
  *	gets another answer	a soft denial answers where the trace
  *				shows success (or another error), and no
@@ -106,7 +107,7 @@ verdict_make(const struct audit *a, struct findings *f)
 	f->tameable = 1;
 	for (i = 0; i < a->nneeds; i++) {
 		nd = &a->needs[i];
-		if (nd->code)
+		if (nd->code && !f->verified)
 			verdict_add(f, BLOCK_CODE, i, xstrdup(nd->module != NULL ?
 			    nd->module : "executable memory"), text("code "
 			    "cannot be loaded after tame(): call tame() after "

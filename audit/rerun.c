@@ -1,0 +1,159 @@
+/*
+ * rerun.c: running the command again.
+ *
+ * A second run must see what the first saw: the same standard input
+ * from where the first began, nothing of ours on its output.  Its
+ * output is captured, and compared with the first's when --verify asks.
+ */
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+
+#include <err.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rerun.h"
+
+static off_t	stdin_start = -1;
+
+int
+rerun_stdin_repeatable(void)
+{
+	struct stat st;
+
+	if (fstat(0, &st) == -1)
+		return 1;
+	if (S_ISREG(st.st_mode))
+		return (stdin_start = lseek(0, 0, SEEK_CUR)) != -1;
+	return S_ISCHR(st.st_mode) && major(st.st_rdev) == 1 &&
+	    minor(st.st_rdev) == 3;
+}
+
+void
+rerun_stdin_rewind(void)
+{
+	if (stdin_start >= 0 && lseek(0, stdin_start, SEEK_SET) == -1)
+		err(1, "standard input");
+}
+
+int
+rerun_capture(void)
+{
+	const char *dir = getenv("TMPDIR");
+	int fd;
+
+	if (dir == NULL || *dir == '\0')
+		dir = "/tmp";
+	if ((fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600)) == -1)
+		err(1, "%s", dir);
+	return fd;
+}
+
+void
+rerun_replay(int from, int to)
+{
+	char buf[8192];
+	ssize_t n;
+
+	if (lseek(from, 0, SEEK_SET) == -1)
+		err(1, "lseek");
+	while ((n = read(from, buf, sizeof(buf))) > 0)
+		if (write(to, buf, (size_t)n) != n)
+			break;
+}
+
+/* Are two files the same?  On the first difference, say where. */
+static int
+same_output(int x, int y, const char *what, char *diff, size_t len)
+{
+	char bx[8192], by[8192];
+	ssize_t nx, ny;
+	off_t at = 0;
+	long line = 1;
+	int i;
+
+	if (lseek(x, 0, SEEK_SET) == -1 || lseek(y, 0, SEEK_SET) == -1)
+		err(1, "lseek");
+	for (;;) {
+		nx = read(x, bx, sizeof(bx));
+		ny = read(y, by, sizeof(by));
+		if (nx == -1 || ny == -1)
+			err(1, "read");
+		for (i = 0; i < nx && i < ny && bx[i] == by[i]; i++)
+			line += bx[i] == '\n';
+		if (i < nx || i < ny) {
+			snprintf(diff, len, "%s differs at byte %lld "
+			    "(line %ld)", what, (long long)(at + i), line);
+			return 0;
+		}
+		if (nx == 0)
+			return 1;
+		at += nx;
+	}
+}
+
+/* The last line a file ends with, for a message. */
+static void
+last_line(int fd, char *buf, size_t len)
+{
+	off_t end = lseek(fd, 0, SEEK_END), from;
+	ssize_t n;
+	char *p;
+
+	buf[0] = '\0';
+	from = end > (off_t)len - 1 ? end - (off_t)len + 1 : 0;
+	if (end <= 0 || (n = pread(fd, buf, len - 1, from)) <= 0)
+		return;
+	buf[n] = '\0';
+	while (n > 0 && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	if ((p = strrchr(buf, '\n')) != NULL)
+		memmove(buf, p + 1, strlen(p + 1) + 1);
+}
+
+static void
+status_text(int status, char *buf, size_t len)
+{
+	const char *sig;
+
+	if (WIFSIGNALED(status)) {
+		sig = sigabbrev_np(WTERMSIG(status));
+		snprintf(buf, len, "killed by SIG%s", sig != NULL ? sig : "?");
+	} else
+		snprintf(buf, len, "exit status %d", WEXITSTATUS(status));
+}
+
+int
+rerun_same(struct trace_opts *t, int status, int out, int errfd, char *diff,
+    size_t len)
+{
+	struct trace_result r;
+	char was[64], now[64], tail[200];
+	int same;
+
+	t->strace = NULL;
+	t->out_fd = rerun_capture();
+	t->err_fd = rerun_capture();
+	rerun_stdin_rewind();
+	if (trace_run(t, &r) == -1)
+		err(1, "cannot run %s", t->tame_exec);
+	if (r.timed_out)
+		snprintf(diff, len, "did not finish within %d s", t->timeout);
+	else if (r.status != status) {
+		status_text(status, was, sizeof(was));
+		status_text(r.status, now, sizeof(now));
+		last_line(t->err_fd, tail, sizeof(tail));
+		snprintf(diff, len, "%s, then %s under -f %s%s%s", was, now,
+		    t->flags, tail[0] != '\0' ? ": " : "", tail);
+	}
+	same = !r.timed_out && r.status == status &&
+	    same_output(out, t->out_fd, "standard output", diff, len) &&
+	    same_output(errfd, t->err_fd, "standard error", diff, len);
+	close(t->out_fd);
+	close(t->err_fd);
+	return same;
+}
