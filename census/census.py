@@ -153,16 +153,26 @@ def tmp_entries():
         return set()
 
 
-def left_in_tmp(before, uid):
+def left_in_tmp(before, uid, remove):
     """What appeared in /tmp during the census, owned by the user the
-    programs ran as (the census itself writes nothing there)."""
+    programs ran as (the census itself writes nothing there; Java makes
+    /tmp/hsperfdata_USER whatever TMPDIR says).  Removed when the
+    programs ran as the unprivileged user (nobody): new entries of that
+    user are taken to be theirs."""
     new = []
     for name in sorted(tmp_entries() - before):
+        path = os.path.join("/tmp", name)
         try:
-            if os.lstat(os.path.join("/tmp", name)).st_uid == uid:
-                new.append(name)
+            if os.lstat(path).st_uid != uid:
+                continue
         except OSError:
-            pass
+            continue
+        new.append(name)
+        if remove:
+            if os.path.isdir(path) and not os.path.islink(path):
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                os.unlink(path)
     return new
 
 
@@ -277,6 +287,19 @@ def main(argv):
     shutil.rmtree(scratch, ignore_errors=True)
     wall = time.monotonic() - start
 
+    # the wall time of every invocation that made these results
+    history_file = os.path.join(o.work, "history.json")
+    try:
+        with open(history_file, encoding="utf-8") as f:
+            history = [] if o.fresh else json.load(f)
+    except (OSError, ValueError):
+        history = []
+    history.append({"date": time.strftime("%Y-%m-%d %H:%M:%S"),
+                    "seconds": round(wall, 1), "items": len(todo),
+                    "jobs": o.jobs})
+    with open(history_file, "w", encoding="utf-8") as f:
+        json.dump(history, f, indent=1)
+
     audit_version = subprocess.run(
         [tame_audit, "-V"], capture_output=True, text=True).stdout.strip()
     census = {
@@ -293,6 +316,7 @@ def main(argv):
         "audit_timeout": o.audit_timeout,
         "wall_seconds": round(wall, 1),
         "items_run_now": len(todo),
+        "history": history,
         "item_seconds": round(sum(r.get("seconds", 0)
                                   for r in done.values()), 1),
         "skip_list": {"file": os.path.relpath(o.skip_list, ROOT),
@@ -303,7 +327,8 @@ def main(argv):
         "skipped_by_list": [{"name": n_, "reason": why}
                             for n_, why in skipped],
         "left_in_tmp": left_in_tmp(tmp_before, os.geteuid() if uid is None
-                                   else uid),
+                                   else uid, remove=uid is not None),
+        "tmp_removed": uid is not None,
         "results": [done[(p.name, a)] for p, a in items],
     }
     report.write(census, o.output, HERE, o.work)

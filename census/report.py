@@ -36,6 +36,12 @@ def _item(r):
     return f"`{r['program']} {r['arg']}`"
 
 
+def _unexpressible(r):
+    return ", ".join(dict.fromkeys(
+        u["needs"] or "?" for u in r.get("audit", {}).get("unexpressible",
+                                                           [])))
+
+
 def _skip_class(reason):
     """Skip reasons grouped without their particulars (line numbers)."""
     reason = re.sub(r"^bare run \d: ", "", reason)
@@ -121,8 +127,12 @@ def write(census, outdir, here, workdir):
         ["timeouts", f"{census['timeout']:g} s a run, "
          f"{census['audit_timeout']} s an audit"],
         ["wall time", f"{census['wall_seconds']:.0f} s with -j "
-         f"{census['jobs']} ({census['items_run_now']} items run now, "
-         f"{census['item_seconds']:.0f} s of item time in all)"],
+         f"{census['jobs']} for the {census['items_run_now']} items run now"
+         + (f"; {sum(h['seconds'] for h in census['history']):.0f} s over "
+            f"the {len(census['history'])} runs that made these results"
+            if len(census["history"]) > 1 else "")],
+        ["item time", f"{census['item_seconds']:.0f} s (the sum of every "
+         "item's own time)"],
     ])
 
     # --- programs -------------------------------------------------------
@@ -166,14 +176,19 @@ def write(census, outdir, here, workdir):
 
     # --- defects, in full -------------------------------------------------
     md += ["", "## Killed under the suggested flags", ""]
-    md += _table(["item", "flags", "signal", "last line of stderr"], [
+    md += ["The last column is what the audit itself listed as calls no "
+           "flag allows: where it is empty, the suggestion was wrong "
+           "without a warning.", ""]
+    md += _table(["item", "flags", "signal", "last line of stderr",
+                  "audit: no flag allows"], [
         [_item(r), ",".join(r["flags"]), r["tamed"]["signal"],
-         r["tamed"]["stderr_last"]] for r in by["killed"]]) \
-        if by["killed"] else ["None."]
+         r["tamed"]["stderr_last"], _unexpressible(r)]
+        for r in by["killed"]]) if by["killed"] else ["None."]
     md += ["", "## Different result under the suggested flags", ""]
-    md += _table(["item", "flags", "what differs"], [
-        [_item(r), ",".join(r["flags"]), r["reason"]] for r in
-        by["differs"]]) if by["differs"] else ["None."]
+    md += _table(["item", "flags", "what differs", "audit: no flag allows"],
+                 [[_item(r), ",".join(r["flags"]), r["reason"],
+                   _unexpressible(r)] for r in by["differs"]]) \
+        if by["differs"] else ["None."]
     md += ["", "## Audit errors", ""]
     md += _table(["item", "detail"], [
         [_item(r), r["reason"]] for r in by["audit error"]]) \
@@ -204,9 +219,12 @@ def write(census, outdir, here, workdir):
             calls[(u["needs"] or "?").split()[0]].append((r, u))
     md += ["", "## Calls no flag allows (tame-audit's `unexpressible`)", ""]
     md += _table(["call", "items", "as", "outcomes", "programs"], [
-        [call, len(pairs), _examples(u["needs"] for _, u in pairs),
+        [call, len({(r["program"], r["arg"]) for r, _ in pairs}),
+         _examples(u["needs"] for _, u in pairs),
          ", ".join(f"{o} {n}" for o, n in collections.Counter(
-             r["outcome"] for r, _ in pairs).most_common()),
+             r["outcome"] for r in {(r["program"], r["arg"]): r
+                                    for r, _ in pairs}.values()
+         ).most_common()),
          _examples([f"{r['program']} {r['arg']}" for r, _ in pairs], 6)]
         for call, pairs in sorted(calls.items(), key=lambda kv:
                                   -len(kv[1]))]) if calls else ["None."]
@@ -244,9 +262,11 @@ def write(census, outdir, here, workdir):
                [f"{r['program']} {r['arg']}" for r in leftovers])
                if leftovers else "") + "."]
     tmp = census["left_in_tmp"]
-    md += [f"- New entries in /tmp owned by the user the programs ran as, "
-           f"left there: {len(tmp)}" + (": " + _examples(tmp, 8)
-                                       if tmp else "") + "."]
+    md += [f"- New entries in /tmp owned by the user the programs ran as: "
+           f"{len(tmp)}" + (": " + _examples(tmp, 8) if tmp else "") + (
+               " (removed after the census)" if tmp and
+               census["tmp_removed"] else " (left there)" if tmp else "")
+           + "."]
     md += ["", "Raw data: census.json (every item: both bare runs, the audit"
            " with its flags, blockers and unexpressible calls, the tamed "
            "run)."]
