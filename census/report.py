@@ -78,7 +78,7 @@ def _plot(census, counts, flagsets, outdir, here, workdir):
         sets = os.path.join(tmp, "flagsets.tsv")
         with open(sets, "w", encoding="utf-8") as f:
             f.write("set\titems\n")
-            for s, items in flagsets[:12]:
+            for s, items in flagsets[:8]:
                 f.write(f"{s}\t{len(items)}\n")
             if not flagsets:
                 f.write("(none)\t0\n")
