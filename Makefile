@@ -4,6 +4,8 @@
 #	make			build everything
 #	make check		run every test; ends with "N passed, N failed"
 #	make bench		run the benchmarks, write reports/
+#	make census		audit and run tamed every program of /usr/bin,
+#				write reports/census.md
 #	make install PREFIX=DIR	install (DESTDIR honoured)
 #	make deps		install missing Debian packages
 
@@ -187,6 +189,7 @@ $(B)/man/tame-exec.1: man/tame-exec.1
 include tests/tests.mk
 -include ports/ports.mk
 -include bench/bench.mk
+include census/census.mk
 
 deps:
 	@sh .ci/deps.sh
