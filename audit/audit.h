@@ -57,6 +57,8 @@ struct need {
 	int		 code;		/* asks for executable memory */
 	int		 failed;	/* the traced call failed */
 	int		 makes_fd;	/* it returned a new descriptor */
+	int		 err;		/* the errno it failed with, or 0 */
+	int		 soft_err;	/* a soft denial's errno for it, or 0 */
 	int		 fd_used;	/* a later call on the descriptor it
 					   made succeeded (not close) */
 	long		 count;

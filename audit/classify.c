@@ -435,6 +435,8 @@ solve(const struct call *c, struct need *nd)
 			soft[n++] = sub;
 		if (v == TAME_VERDICT_ERRNO && err != c->err)
 			denied[nd_++] = sub;
+		if (v == TAME_VERDICT_ERRNO)
+			nd->soft_err = err;
 		sub = (sub - rel) & rel;
 	} while (sub != 0);
 	n = minimal(soft, n);
@@ -632,6 +634,7 @@ classify(struct audit *a, const struct call_text *t)
 	nd->code = wants_exec(&c);
 	nd->module = module;
 	nd->failed = c.err != 0;
+	nd->err = c.err;
 	nd->makes_fd = makes_descriptor(t);
 	solve(&c, nd);
 	if (t->creator >= 0)

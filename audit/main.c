@@ -517,28 +517,6 @@ only_survivable(const struct findings *f)
 	return 1;
 }
 
-/* The blockers, one line each, where --flags-only prints no flags. */
-static void
-say_blockers(const struct audit *a, const struct findings *f,
-    const char *cmd)
-{
-	const struct blocker *b;
-	int i;
-
-	warnx("%s cannot be tamed as run:", cmd);
-	for (i = 0; i < f->nblockers; i++) {
-		b = &f->blockers[i];
-		if (b->need >= 0)
-			fprintf(stderr, "    %s: %s (pid %d, log line %ld): %s\n",
-			    blocker_kind_name(b->kind), b->detail,
-			    a->needs[b->need].first.pid,
-			    a->needs[b->need].first.line, b->todo);
-		else
-			fprintf(stderr, "    %s: %s: %s\n",
-			    blocker_kind_name(b->kind), b->detail, b->todo);
-	}
-}
-
 int
 main(int argc, char *argv[])
 {
@@ -669,7 +647,8 @@ main(int argc, char *argv[])
 	if (!o.ctx.checking)
 		coverage_warnings(&f, a->runs[0].exe);
 	if (!o.ctx.checking && !f.tameable && o.ctx.format == REPORT_FLAGS) {
-		say_blockers(a, &f, o.argv != NULL ? o.argv[0] : "the log");
+		report_blockers(stderr, a, &f, o.argv != NULL ? o.argv[0] :
+		    "the log");
 		/* no flags: an old file must not still say some */
 		if (o.output != NULL && (rep = fopen(o.output, "w")) != NULL)
 			fclose(rep);

@@ -127,12 +127,14 @@ benign_why(const struct need *nd)
 static void
 text_soft(FILE *f, const struct audit *a, const struct findings *fd)
 {
-	int i;
+	int i, w;
 
-	for (i = 0; i < fd->nsoft; i++) {
+	for (w = 0, i = 0; i < fd->nsoft; i++) {
 		const struct need *nd = &a->needs[fd->soft[i]];
 
-		if (i == 0)
+		if (!fd->verified && !need_benign(nd))
+			continue;	/* a blocker */
+		if (w++ == 0)
 			fprintf(f, "\nanswered with an error under these flags "
 			    "(a soft denial), the program's way unchanged:\n");
 		fprintf(f, "    %s (%ld calls): %s\n", nd->what, nd->count,
@@ -200,6 +202,40 @@ text_suggestion(FILE *f, const struct audit *a, const struct findings *fd,
 	text_soft(f, a, fd);
 }
 
+/* "execve \"/bin/sh\"", or "get_mempolicy: no flag allows it" */
+static void
+blocker_line(FILE *f, const struct audit *a, const struct blocker *b)
+{
+	const char *what = b->need >= 0 ? a->needs[b->need].what : NULL;
+
+	if (what == NULL)
+		fprintf(f, "%s", b->detail);
+	else if (strstr(what, b->detail) != NULL)
+		fprintf(f, "%s", what);
+	else
+		fprintf(f, "%s: %s", what, b->detail);
+}
+
+void
+report_blockers(FILE *f, const struct audit *a, const struct findings *fd,
+    const char *cmd)
+{
+	const struct blocker *b;
+	int i;
+
+	fprintf(f, "tame-audit: %s cannot be tamed as run:\n", cmd);
+	for (i = 0; i < fd->nblockers; i++) {
+		b = &fd->blockers[i];
+		fprintf(f, "    %s: ", blocker_kind_name(b->kind));
+		blocker_line(f, a, b);
+		if (b->need >= 0)
+			fprintf(f, " (pid %d, log line %ld)",
+			    a->needs[b->need].first.pid,
+			    a->needs[b->need].first.line);
+		fprintf(f, ": %s\n", b->todo);
+	}
+}
+
 static void
 text_blockers(FILE *f, const struct audit *a, const struct findings *fd)
 {
@@ -214,8 +250,9 @@ text_blockers(FILE *f, const struct audit *a, const struct findings *fd)
 	fprintf(f, "\n");
 	for (i = 0; i < fd->nblockers; i++) {
 		b = &fd->blockers[i];
-		fprintf(f, "    %-7s %s\n", blocker_kind_name(b->kind),
-		    b->detail);
+		fprintf(f, "    %-7s ", blocker_kind_name(b->kind));
+		blocker_line(f, a, b);
+		fputc('\n', f);
 		if (b->need >= 0)
 			text_evidence(f, a, &a->needs[b->need].first,
 			    "            ");

@@ -20,4 +20,8 @@ struct report_ctx {
 void	report(FILE *, const struct audit *, const struct findings *,
 	    const struct report_ctx *);
 
+/* The blockers, one line each: --flags-only's words on standard error. */
+void	report_blockers(FILE *, const struct audit *, const struct findings *,
+	    const char *cmd);
+
 #endif /* AUDIT_REPORT_H */

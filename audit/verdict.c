@@ -98,6 +98,41 @@ is_exec(const struct need *nd)
 	return strncmp(nd->what, "execve", 6) == 0;
 }
 
+static const char *
+errno_name(int e)
+{
+	const char *s = e != 0 ? strerrorname_np(e) : NULL;
+
+	return s != NULL ? s : "an error";
+}
+
+/* "execve \"/bin/sh\"" to "/bin/sh"; else what it is. */
+static char *
+exec_target(const struct need *nd)
+{
+	const char *p = strchr(nd->what, '"'), *q;
+
+	if (p == NULL || (q = strrchr(nd->what, '"')) == p)
+		return xstrdup(nd->what);
+	return strndup(p + 1, (size_t)(q - p - 1));
+}
+
+/* "EINVAL under every set of flags; 0 in this run" */
+static char *
+soft_detail(const struct need *nd)
+{
+	char *s;
+
+	if (nd->err != 0) {
+		if (asprintf(&s, "answered %s under any flags; %s in this run",
+		    errno_name(nd->soft_err), errno_name(nd->err)) == -1)
+			s = NULL;
+	} else if (asprintf(&s, "answered %s under any flags; it succeeded in "
+	    "this run", errno_name(nd->soft_err)) == -1)
+		s = NULL;
+	return s != NULL ? s : xstrdup(nd->what);
+}
+
 void
 verdict_make(const struct audit *a, struct findings *f)
 {
@@ -114,16 +149,18 @@ verdict_make(const struct audit *a, struct findings *f)
 			    "the last load (%s log line %ld), or do not tame "
 			    "this program", a->nruns > 1 ?
 			    a->runs[nd->last.run].name : "at", nd->last.line));
+		else if (nd->nalts == 0 && is_exec(nd))
+			verdict_add(f, BLOCK_EXEC, i, exec_target(nd),
+			    xstrdup(nd->reason));
 		else if (nd->nalts == 0)
-			verdict_add(f, is_exec(nd) ? BLOCK_EXEC : BLOCK_CALL, i,
-			    xstrdup(nd->what), xstrdup(nd->reason));
+			verdict_add(f, BLOCK_CALL, i, xstrdup("no flag allows "
+			    "it"), xstrdup(nd->reason));
 		else if (!f->verified && !cover_meets(nd, f->flags, 1) &&
 		    !need_benign(nd))
-			verdict_add(f, BLOCK_SOFT, i, xstrdup(nd->what),
-			    xstrdup("no set of flags answers this call as it "
-			    "was answered in this run, and the program may "
-			    "go another way: --verify runs it again under "
-			    "the suggestion to see"));
+			verdict_add(f, BLOCK_SOFT, i, soft_detail(nd),
+			    xstrdup("the program may go another way on that "
+			    "answer: --verify runs it again under the "
+			    "suggestion to see"));
 	}
 }
 
