@@ -5,7 +5,10 @@ Outcomes:
   reproduced      the tamed run gave the bare run's exit status and output
   killed          the tamed run died of a signal (SIGSYS: a violation)
   differs         the tamed run exited otherwise or wrote other output
-  not tameable    tame-audit said the run cannot be tamed (its blockers)
+  not tameable    tame-audit said the run cannot be tamed (its blockers);
+                  where only a run can decide (a soft denial, a module
+                  that did not load), tame-audit --verify is asked too,
+                  and its suggestion run tamed against the reference
   audit error     tame-audit failed (or gave no usable report)
   skipped         the bare runs cannot be a reference: a timeout, a
                   signal, or two runs that disagree (time, pids, ...)
@@ -139,7 +142,10 @@ class Item:
             self._stages(record)
         finally:
             record["seconds"] = round(time.monotonic() - start, 3)
-            if record.get("outcome") in ("killed", "differs", "audit error"):
+            if record.get("outcome") in ("killed", "differs",
+                                         "audit error") or \
+                    record.get("verify", {}).get("outcome") in (
+                        "killed", "differs"):
                 self._keep_evidence()
             _remove(self.work)
         return record
@@ -165,58 +171,77 @@ class Item:
                              f" output differs at line {d['line']}")
 
         # b. the audit
+        flags, audit = self._audit(argv, "audit")
+        r["audit"] = audit
+        if flags is None:
+            return self._end(r, "audit error", audit["error"])
+        if not audit["tameable"]:
+            kinds = sorted({b.get("kind", "?") for b in audit["blockers"]})
+            # a second opinion where a run can decide (a module that did
+            # not load, a soft denial): tame-audit --verify, then the
+            # tamed run against the reference as for any suggestion
+            if kinds and set(kinds) <= {"soft", "code"}:
+                self._second_opinion(r, argv, b1, out1, err1)
+            return self._end(r, "not tameable", ", ".join(kinds))
+
+        # c. the tamed run against the reference
+        outcome, why, r["tamed"] = self._tamed(argv, flags, b1, out1, err1)
+        return self._end(r, outcome, why, flags)
+
+    def _audit(self, argv, tag, verify=False):
+        """tame-audit --json on argv: (flags, record), flags None on an
+        error of the audit itself."""
         self._fresh_dir(self.files)
         report = os.path.join(self.files, "report.json")
         log = os.path.join(self.files, "strace.log")
-        res, out, err = self._run("audit", [
-            self.c.tame_audit, "--json", "-o", report, "--keep-log", log,
+        res, out, err = self._run(tag, [self.c.tame_audit, "--json"] + (
+            ["--verify"] if verify else []) + [
+            "-o", report, "--keep-log", log,
             "--timeout", str(self.c.audit_timeout), "--"] + argv,
-            self.c.audit_timeout + 30)
+            2 * self.c.audit_timeout + 30)
         audit = {"status": res.status, "seconds": round(res.seconds, 3),
                  "leftovers": res.leftovers}
-        r["audit"] = audit
-        if res.status not in (0, 5):
-            audit["stderr_first"] = _audit_error_line(err)
-            return self._end(r, "audit error", res.describe() + ": "
-                             + audit["stderr_first"])
         try:
+            if res.status not in (0, 5):
+                raise ValueError(res.describe())
             with open(report, encoding="utf-8") as f:
                 j = json.load(f)
-            flags = j["flags"]
+            audit["flags"] = j["flags"]
+            audit["tameable"] = j["tameable"] and res.status == 0
         except (OSError, ValueError, KeyError, TypeError) as e:
             audit["stderr_first"] = _audit_error_line(err)
-            return self._end(r, "audit error", f"no usable report ({e})")
-        audit["flags"] = flags
-        # today's tame-audit has no "tameable": it then says nothing
-        # against taming
-        audit["tameable_key"] = "tameable" in j
-        audit["tameable"] = j.get("tameable", True) and res.status != 5
-        audit["blockers"] = j.get("blockers", [])
+            audit["error"] = f"{e}: {audit['stderr_first']}"
+            return None, audit
+        audit["blockers"] = j["blockers"]
         audit["unexpressible"] = [
             {"needs": u.get("needs"), "reason": u.get("reason"),
              "count": u.get("count"),
              "call": (u.get("first") or {}).get("call")}
             for u in j.get("unexpressible", [])]
         audit["warnings"] = j.get("warnings", [])
-        if not audit["tameable"]:
-            kinds = sorted({b.get("kind", "?") for b in audit["blockers"]})
-            return self._end(r, "not tameable",
-                             ", ".join(kinds) or "no blockers given")
+        return audit["flags"], audit
 
-        # c. the tamed run against the reference
+    def _second_opinion(self, r, argv, b1, out1, err1):
+        flags, v = self._audit(argv, "verify", verify=True)
+        r["verify"] = v
+        if flags is None or not v["tameable"]:
+            v["outcome"] = "audit error" if flags is None else "not tameable"
+            return
+        v["outcome"], v["reason"], v["tamed"] = self._tamed(
+            argv, flags, b1, out1, err1)
+
+    def _tamed(self, argv, flags, b1, out1, err1):
+        """Run argv under tame-exec -f flags: (outcome, why, record)."""
         res, out, err = self._run("tamed", [
             self.c.tame_exec, "-f", ",".join(flags), "--"] + argv,
             self.c.timeout)
         t = _summary(res, out, err)
-        r["tamed"] = t
         if err != err1:
             t["stderr_difference"] = first_difference(err1, err)
         if res.error or res.timed_out:
-            return self._end(r, "differs", "tamed run: " + res.describe(),
-                             flags)
+            return "differs", "tamed run: " + res.describe(), t
         if res.signal:
-            return self._end(r, "killed", f"{t['signal']}: "
-                             f"{t['stderr_last']}", flags)
+            return "killed", f"{t['signal']}: {t['stderr_last']}", t
         if res.status != b1.status or out != out1:
             d = first_difference(out1, out) if out != out1 else None
             t["difference"] = d
@@ -224,8 +249,8 @@ class Item:
             if d:
                 why += f"; output line {d['line']}: {d['bare']!r} -> " \
                        f"{d['tamed']!r}"
-            return self._end(r, "differs", why, flags)
-        return self._end(r, "reproduced", "", flags)
+            return "differs", why, t
+        return "reproduced", "", t
 
     def _keep_evidence(self):
         for name in ("audit/strace.log", "audit/report.json", "bare1.out",

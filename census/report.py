@@ -42,6 +42,37 @@ def _unexpressible(r):
                                                            [])))
 
 
+def _second_opinions(items):
+    """--verify on the items a run could decide, and how its suggestions
+    ran: the same target, killed 0 and differs 0."""
+    md = ["", "## A second opinion: tame-audit --verify", ""]
+    if not items:
+        return md + ["No item was declared not tameable for a soft denial "
+                     "or a module load alone."]
+    out = collections.Counter(r["verify"]["outcome"] for r in items)
+    bad = [r for r in items if r["verify"]["outcome"] in
+           ("killed", "differs")]
+    md += [f"{len(items)} items were declared not tameable only for "
+           "blockers a run can decide (soft, code). `tame-audit --verify` "
+           "ran each again under its suggestion: "
+           + ", ".join(f"{o} {n}" for o, n in out.most_common())
+           + ". Its suggestions, run tamed against the reference: killed "
+           f"{sum(r['verify']['outcome'] == 'killed' for r in items)}, "
+           f"differs {sum(r['verify']['outcome'] == 'differs' for r in items)}"
+           + (" (target 0 and 0: met)." if not bad else
+              " (target 0 and 0: **not met**).")]
+    if bad:
+        md += [""] + _table(["item", "flags", "outcome", "why"], [
+            [_item(r), ",".join(r["verify"]["flags"]),
+             r["verify"]["outcome"], r["verify"]["reason"]] for r in bad])
+    tamed = [r for r in items if r["verify"]["outcome"] == "reproduced"]
+    if tamed:
+        md += ["", "Tamed after verification: " + _examples(
+            [f"{r['program']} {r['arg']} ({','.join(r['verify']['flags'])})"
+             for r in tamed], 12) + "."]
+    return md
+
+
 def _skip_class(reason):
     """Skip reasons grouped without their particulars (line numbers)."""
     reason = re.sub(r"^bare run \d: ", "", reason)
@@ -208,11 +239,8 @@ def write(census, outdir, here, workdir):
         rows.append([kind, len({(r['program'], r['arg']) for r, _ in pairs}),
                      ex])
     md += _table(["kind", "items", "examples (program, call, detail)"],
-                 rows) if rows else ["None" + (
-                     "." if any(r.get("audit", {}).get("tameable_key")
-                                for r in results) else
-                     ": this tame-audit does not say whether a run is "
-                     "tameable.")]
+                 rows) if rows else ["None."]
+    md += _second_opinions([r for r in by["not tameable"] if "verify" in r])
     calls = collections.defaultdict(list)
     for r in results:
         for u in r.get("audit", {}).get("unexpressible", []):
