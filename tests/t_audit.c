@@ -111,6 +111,18 @@ START_TEST(test_sockets)
 	    "sin_port=htons(53), sin_addr=inet_addr(\"127.0.0.53\")}, 16", 0,
 	    "");
 	ck_assert(has_alt(nd, TAME_DNSPATH));
+	/* as strace -X verbose prints a port: the bytes, then htons() */
+	nd = need_of("connect", "3<TCP:[2]>, {sa_family=0x2 /* AF_INET */, "
+	    "sin_port=\"\\x22\\x3d\" /* htons(8765) */, sin_addr="
+	    "\"\\x7f\\x00\\x00\\x01\" /* inet_addr(\"127.0.0.1\") */}, 16",
+	    0, "");
+	ck_assert(has_alt(nd, TAME_INET));
+	ck_assert(!has_alt(nd, TAME_DNSPATH));
+	nd = need_of("connect", "3<UDP:[2]>, {sa_family=0x2 /* AF_INET */, "
+	    "sin_port=\"\\x00\\x35\" /* htons(53) */, sin_addr="
+	    "\"\\x7f\\x00\\x00\\x35\" /* inet_addr(\"127.0.0.53\") */}, 16",
+	    0, "");
+	ck_assert(has_alt(nd, TAME_DNSPATH));
 }
 END_TEST
 
@@ -130,6 +142,46 @@ START_TEST(test_soft_denials)
 	ck_assert_int_eq(nd->nexact, 1);
 	ck_assert_int_eq(nd->exact[0], TAME_IOCTL);
 	ck_assert_int_gt(nd->ndenied, 0);
+}
+END_TEST
+
+/*
+ * The verdict's inputs: a code load is a blocker whatever the flags; a
+ * soft denial that changed an answer needs the flags that keep it, unless
+ * the call failed anyway or its descriptor was of no use.
+ */
+START_TEST(test_code_and_soft_answers)
+{
+	struct findings f;
+	struct need *nd;
+	int i;
+
+	nd = (struct need *)need_of("mmap", "0x7f00, 8192, 0x5 /* PROT_READ|"
+	    "PROT_EXEC */, 0x812 /* MAP_PRIVATE|MAP_FIXED|MAP_DENYWRITE */, "
+	    "3</usr/lib/x86_64-linux-gnu/gconv/UTF-16.so>, 0x1000", 0x7f00, "");
+	ck_assert(nd->code);
+	ck_assert_str_eq(nd->module, "/usr/lib/x86_64-linux-gnu/gconv/UTF-16.so");
+	/* another module is a blocker of its own */
+	ck_assert_ptr_ne(need_of("mmap", "0x7f00, 8192, 0x5, 0x812, "
+	    "3</usr/lib/libB.so>, 0x1000", 0x7f00, ""), nd);
+	/* a terminal query that succeeded: sharpened to ioctl */
+	nd = (struct need *)need_of("ioctl", "1</dev/pts/0>, 0x5401 /* TCGETS "
+	    "*/, 0x7ffc", 0, "");
+	ck_assert(!need_benign(nd));
+	/* one that failed anyway: left loose */
+	ck_assert(need_benign(need_of("ioctl", "1</dev/null>, 0x5401 /* TCGETS "
+	    "*/, 0x7ffc", -1, "EINVAL")));
+	audit_sharpen(a);
+	ck_assert_int_eq(nd->nalts, 1);
+	ck_assert_int_eq(nd->alts[0], TAME_IOCTL);
+	findings_make(a, &f, 0, 0, 0);
+	verdict_make(a, &f);
+	ck_assert(!f.tameable);
+	ck_assert_int_eq(f.nblockers, 2);
+	for (i = 0; i < f.nblockers; i++)
+		ck_assert_int_eq(f.blockers[i].kind, BLOCK_CODE);
+	ck_assert(f.flags & TAME_IOCTL);
+	findings_free(&f);
 }
 END_TEST
 
@@ -386,6 +438,7 @@ audit_suite(void)
 	tcase_add_test(tc, test_create_in_tmp_is_tmppath_or_wpath_cpath);
 	tcase_add_test(tc, test_sockets);
 	tcase_add_test(tc, test_soft_denials);
+	tcase_add_test(tc, test_code_and_soft_answers);
 	tcase_add_test(tc, test_fallbacks_are_classified_as_their_calls);
 	tcase_add_test(tc, test_signals_messages_exec);
 	tcase_add_test(tc, test_alternatives_are_what_libtame_does);
