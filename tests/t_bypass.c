@@ -3190,14 +3190,14 @@ body_lock_then_exec(void *arg)
 			return 2;
 		break;
 	case 2:
-		if (mlockall(MCL_FUTURE) == -1 ||
+		if (syscall(SYS_mlockall, MCL_FUTURE) == -1 ||
 		    (p = anon(4096, PROT_READ | PROT_WRITE | PROT_EXEC)) ==
 		    MAP_FAILED)
 			return 2;
 		break;
 	case 3:
 		/* as much as RLIMIT_MEMLOCK lets it lock; then exec */
-		mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT);
+		syscall(SYS_mlockall, MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT);
 		if (mprotect(p, 4096, PROT_READ | PROT_EXEC) == -1)
 			return 2;
 		break;
