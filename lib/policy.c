@@ -7,7 +7,11 @@
  * the Landlock-confined ones, then the traps and soft denials: a soft
  * denial never shadows an allowance that a larger set of flags grants.
  * One that applies wherever the allowance does (SIGSYS's action) comes
- * first on purpose: no flag lifts it.  tests/t_table.c checks that order.
+ * first on purpose: no flag lifts it.  Last come the refused calls: a
+ * violation that stays gets a row of its own, only to say why (tame-audit
+ * quotes it, the man page lists it); it is the last row of its call, so
+ * it takes only calls no row before it answers and shadows nothing.
+ * tests/t_table.c checks that order.
  */
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
@@ -127,6 +131,8 @@
 #define WHY_XATTR	"user.* and POSIX ACLs only: name checked"
 #define WHY_SCHED	"scheduling of the process itself; others: PROC"
 #define WHY_MLOCK	"keep own memory resident (gpg's keys); never exec"
+#define WHY_NOEXEC	"no exec after tame() (2015): exec first, then tame"
+#define WHY_WX		"W^X: code is loaded before tame()"
 
 const struct tame_rule tame_rules[] = {
 	/* Leaving is always possible: tame(0) keeps exactly these. */
@@ -714,6 +720,36 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(socket), BASE, .action = TA_ERRNO, .errnum = EPROTONOSUPPORT,
 	    .cond = { IN(0, ALL32, AF_NETLINK), IN(2, ALL32, NETLINK_AUDIT) },
 	    .why = "libaudit takes it for a kernel without audit" },
+
+	/*
+	 * Refused calls: violations that stay whatever the flags, each with
+	 * the reason tame-audit gives for a run that makes one.  Each is the
+	 * last row of its call, so it answers only what no row before it
+	 * does, exactly as no row at all would: the filter is the same.
+	 *
+	 * No exec after tame (2015): a program that runs others is tamed
+	 * in the child, after the exec, or by tame-exec from outside.
+	 */
+	{ SYS(execve), BASE, .action = TA_DENY, .why = WHY_NOEXEC },
+	{ SYS(execveat), BASE, .action = TA_DENY, .why = WHY_NOEXEC },
+	/*
+	 * The sets capset() asks for are in memory the filter cannot read,
+	 * so dropping cannot be told from raising within the permitted set
+	 * (ip drops what it does not need).  Drop before tame().
+	 */
+	{ SYS(capset), BASE, .action = TA_DENY,
+	    .why = "sets unreadable: cannot tell dropping from raising" },
+	/*
+	 * W^X: all code is loaded before tame(), so a JIT (the JDK, node)
+	 * cannot be tamed.  A file mapped executable under MALLOC fails
+	 * with EPERM first (the NSS row above).
+	 */
+	{ SYS(mmap), BASE, .action = TA_DENY,
+	    .cond = { IN(2, PROT_EXEC, PROT_EXEC) }, .why = WHY_WX },
+	{ SYS(mprotect), BASE, .action = TA_DENY,
+	    .cond = { IN(2, PROT_EXEC, PROT_EXEC) }, .why = WHY_WX },
+	{ SYS(pkey_mprotect), BASE, .action = TA_DENY,
+	    .cond = { IN(2, PROT_EXEC, PROT_EXEC) }, .why = WHY_WX },
 };
 const int tame_nrules = sizeof(tame_rules) / sizeof(tame_rules[0]);
 
