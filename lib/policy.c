@@ -15,12 +15,14 @@
  */
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <asm/unistd.h>		/* the kernel's numbers, as sysnames.c */
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
 #include <asm/sockios.h>
 #include <linux/fs.h>
+#include <linux/mempolicy.h>
 #include <linux/netlink.h>
 #include <linux/prctl.h>
 #include <linux/sched.h>
@@ -55,6 +57,14 @@
 #ifndef PIDFD_SIGNAL_THREAD
 #define PIDFD_SIGNAL_THREAD		(1u << 0)
 #define PIDFD_SIGNAL_THREAD_GROUP	(1u << 1)
+#endif
+
+/* seccomp(2)'s questions (Linux 4.14 and 5.0), for older headers. */
+#ifndef SECCOMP_GET_ACTION_AVAIL
+#define SECCOMP_GET_ACTION_AVAIL	2
+#endif
+#ifndef SECCOMP_GET_NOTIF_SIZES
+#define SECCOMP_GET_NOTIF_SIZES		3
 #endif
 
 /* Flag groups used by rows. */
@@ -131,6 +141,8 @@
 #define WHY_XATTR	"user.* and POSIX ACLs only: name checked"
 #define WHY_SCHED	"scheduling of the process itself; others: PROC"
 #define WHY_MLOCK	"keep own memory resident (gpg's keys); never exec"
+#define WHY_NUMA	"NUMA placement of own memory; no protection change"
+#define WHY_PKEY	"protection keys only take access away from own memory"
 #define WHY_NOEXEC	"no exec after tame() (2015): exec first, then tame"
 #define WHY_WX		"W^X: code is loaded before tame()"
 
@@ -192,6 +204,9 @@ const struct tame_rule tame_rules[] = {
 	 * process's sets can be read too: what its /proc status shows.
 	 */
 	{ SYS(capget), BASE, .why = "read capability sets; never capset" },
+	/* libnuma's numa_available() (procps' ps and top) asks it. */
+	{ SYS(get_mempolicy), BASE,
+	    .why = "the NUMA policy of own memory: a fact about self" },
 	{ SYS(fchdir), BASE, .why = "move to a directory already open" },
 #ifdef __NR_getrlimit
 	{ SYS(getrlimit), BASE, .why = WHY_SELF },
@@ -260,6 +275,14 @@ const struct tame_rule tame_rules[] = {
 	/* What tame() itself needs to narrow again. */
 	{ SYS(seccomp), BASE, .cond = { IN(0, ALL32, SECCOMP_SET_MODE_FILTER) },
 	    .why = WHY_RETAME },
+	/*
+	 * Strict mode only narrows (under a filter the kernel refuses it
+	 * with EINVAL); the questions change nothing.  man-db's libseccomp
+	 * asks them (apropos, man, mandb, lexgrog).
+	 */
+	{ SYS(seccomp), BASE, .cond = { IN(0, ALL32, SECCOMP_SET_MODE_STRICT,
+	    SECCOMP_GET_ACTION_AVAIL, SECCOMP_GET_NOTIF_SIZES) },
+	    .why = "narrow further, or ask what the kernel offers" },
 	{ SYS(landlock_create_ruleset), BASE, .why = WHY_RETAME },
 	{ SYS(landlock_add_rule), BASE, .why = WHY_RETAME },
 	{ SYS(landlock_restrict_self), BASE, .why = WHY_RETAME },
@@ -327,6 +350,26 @@ const struct tame_rule tame_rules[] = {
 	    MCL_FUTURE | MCL_ONFAULT, MCL_CURRENT | MCL_FUTURE |
 	    MCL_ONFAULT) }, .why = WHY_MLOCK },
 	{ SYS(munlockall), MALLOC, .why = WHY_MLOCK },
+	/*
+	 * On which NUMA nodes the process's own memory lives (libnuma); it
+	 * never changes what the process may do.  Never MPOL_MF_MOVE_ALL,
+	 * which moves pages other processes share too.
+	 */
+	{ SYS(set_mempolicy), MALLOC, .why = WHY_NUMA },
+#ifdef __NR_set_mempolicy_home_node
+	{ SYS(set_mempolicy_home_node), MALLOC, .why = WHY_NUMA },
+#endif
+	{ SYS(mbind), MALLOC, .cond = { IN(5, MPOL_MF_MOVE_ALL, 0) },
+	    .why = WHY_NUMA },
+	/*
+	 * Protection keys only take access away from the process's own
+	 * memory (node allocates one); pkey_mprotect is mprotect with a
+	 * key, and as mprotect never PROT_EXEC (refused below).
+	 */
+	{ SYS(pkey_alloc), MALLOC, .why = WHY_PKEY },
+	{ SYS(pkey_free), MALLOC, .why = WHY_PKEY },
+	{ SYS(pkey_mprotect), MALLOC, .cond = { IN(2, PROT_EXEC, 0) },
+	    .why = WHY_MEM },
 
 	/* RW: I/O on descriptors the process already holds. */
 	{ SYS(read), RW, .why = WHY_IO },
@@ -596,6 +639,7 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(sched_setaffinity), PROC, .why = WHY_PROC },
 	{ SYS(sched_setscheduler), PROC, .why = WHY_PROC },
 	{ SYS(sched_setparam), PROC, .why = WHY_PROC },
+	{ SYS(sched_setattr), PROC, .why = WHY_PROC },
 	{ SYS(sched_getscheduler), PROC, .why = WHY_PROC },
 	{ SYS(sched_getparam), PROC, .why = WHY_PROC },
 	{ SYS(sched_getattr), PROC, .why = WHY_PROC },
