@@ -7,16 +7,22 @@
  * the Landlock-confined ones, then the traps and soft denials: a soft
  * denial never shadows an allowance that a larger set of flags grants.
  * One that applies wherever the allowance does (SIGSYS's action) comes
- * first on purpose: no flag lifts it.  tests/t_table.c checks that order.
+ * first on purpose: no flag lifts it.  Last come the refused calls: a
+ * violation that stays gets a row of its own, only to say why (tame-audit
+ * quotes it, the man page lists it); it is the last row of its call, so
+ * it takes only calls no row before it answers and shadows nothing.
+ * tests/t_table.c checks that order.
  */
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <asm/unistd.h>		/* the kernel's numbers, as sysnames.c */
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
 #include <asm/sockios.h>
 #include <linux/fs.h>
+#include <linux/mempolicy.h>
 #include <linux/netlink.h>
 #include <linux/prctl.h>
 #include <linux/sched.h>
@@ -51,6 +57,14 @@
 #ifndef PIDFD_SIGNAL_THREAD
 #define PIDFD_SIGNAL_THREAD		(1u << 0)
 #define PIDFD_SIGNAL_THREAD_GROUP	(1u << 1)
+#endif
+
+/* seccomp(2)'s questions (Linux 4.14 and 5.0), for older headers. */
+#ifndef SECCOMP_GET_ACTION_AVAIL
+#define SECCOMP_GET_ACTION_AVAIL	2
+#endif
+#ifndef SECCOMP_GET_NOTIF_SIZES
+#define SECCOMP_GET_NOTIF_SIZES		3
 #endif
 
 /* Flag groups used by rows. */
@@ -127,6 +141,10 @@
 #define WHY_XATTR	"user.* and POSIX ACLs only: name checked"
 #define WHY_SCHED	"scheduling of the process itself; others: PROC"
 #define WHY_MLOCK	"keep own memory resident (gpg's keys); never exec"
+#define WHY_NUMA	"NUMA placement of own memory; no protection change"
+#define WHY_PKEY	"protection keys only take access away from own memory"
+#define WHY_NOEXEC	"no exec after tame() (2015): exec first, then tame"
+#define WHY_WX		"W^X: code is loaded before tame()"
 
 const struct tame_rule tame_rules[] = {
 	/* Leaving is always possible: tame(0) keeps exactly these. */
@@ -186,6 +204,9 @@ const struct tame_rule tame_rules[] = {
 	 * process's sets can be read too: what its /proc status shows.
 	 */
 	{ SYS(capget), BASE, .why = "read capability sets; never capset" },
+	/* libnuma's numa_available() (procps' ps and top) asks it. */
+	{ SYS(get_mempolicy), BASE,
+	    .why = "the NUMA policy of own memory: a fact about self" },
 	{ SYS(fchdir), BASE, .why = "move to a directory already open" },
 #ifdef __NR_getrlimit
 	{ SYS(getrlimit), BASE, .why = WHY_SELF },
@@ -254,6 +275,14 @@ const struct tame_rule tame_rules[] = {
 	/* What tame() itself needs to narrow again. */
 	{ SYS(seccomp), BASE, .cond = { IN(0, ALL32, SECCOMP_SET_MODE_FILTER) },
 	    .why = WHY_RETAME },
+	/*
+	 * Strict mode only narrows (under a filter the kernel refuses it
+	 * with EINVAL); the questions change nothing.  man-db's libseccomp
+	 * asks them (apropos, man, mandb, lexgrog).
+	 */
+	{ SYS(seccomp), BASE, .cond = { IN(0, ALL32, SECCOMP_SET_MODE_STRICT,
+	    SECCOMP_GET_ACTION_AVAIL, SECCOMP_GET_NOTIF_SIZES) },
+	    .why = "narrow further, or ask what the kernel offers" },
 	{ SYS(landlock_create_ruleset), BASE, .why = WHY_RETAME },
 	{ SYS(landlock_add_rule), BASE, .why = WHY_RETAME },
 	{ SYS(landlock_restrict_self), BASE, .why = WHY_RETAME },
@@ -321,6 +350,26 @@ const struct tame_rule tame_rules[] = {
 	    MCL_FUTURE | MCL_ONFAULT, MCL_CURRENT | MCL_FUTURE |
 	    MCL_ONFAULT) }, .why = WHY_MLOCK },
 	{ SYS(munlockall), MALLOC, .why = WHY_MLOCK },
+	/*
+	 * On which NUMA nodes the process's own memory lives (libnuma); it
+	 * never changes what the process may do.  Never MPOL_MF_MOVE_ALL,
+	 * which moves pages other processes share too.
+	 */
+	{ SYS(set_mempolicy), MALLOC, .why = WHY_NUMA },
+#ifdef __NR_set_mempolicy_home_node
+	{ SYS(set_mempolicy_home_node), MALLOC, .why = WHY_NUMA },
+#endif
+	{ SYS(mbind), MALLOC, .cond = { IN(5, MPOL_MF_MOVE_ALL, 0) },
+	    .why = WHY_NUMA },
+	/*
+	 * Protection keys only take access away from the process's own
+	 * memory (node allocates one); pkey_mprotect is mprotect with a
+	 * key, and as mprotect never PROT_EXEC (refused below).
+	 */
+	{ SYS(pkey_alloc), MALLOC, .why = WHY_PKEY },
+	{ SYS(pkey_free), MALLOC, .why = WHY_PKEY },
+	{ SYS(pkey_mprotect), MALLOC, .cond = { IN(2, PROT_EXEC, 0) },
+	    .why = WHY_MEM },
 
 	/* RW: I/O on descriptors the process already holds. */
 	{ SYS(read), RW, .why = WHY_IO },
@@ -590,6 +639,7 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(sched_setaffinity), PROC, .why = WHY_PROC },
 	{ SYS(sched_setscheduler), PROC, .why = WHY_PROC },
 	{ SYS(sched_setparam), PROC, .why = WHY_PROC },
+	{ SYS(sched_setattr), PROC, .why = WHY_PROC },
 	{ SYS(sched_getscheduler), PROC, .why = WHY_PROC },
 	{ SYS(sched_getparam), PROC, .why = WHY_PROC },
 	{ SYS(sched_getattr), PROC, .why = WHY_PROC },
@@ -714,6 +764,36 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(socket), BASE, .action = TA_ERRNO, .errnum = EPROTONOSUPPORT,
 	    .cond = { IN(0, ALL32, AF_NETLINK), IN(2, ALL32, NETLINK_AUDIT) },
 	    .why = "libaudit takes it for a kernel without audit" },
+
+	/*
+	 * Refused calls: violations that stay whatever the flags, each with
+	 * the reason tame-audit gives for a run that makes one.  Each is the
+	 * last row of its call, so it answers only what no row before it
+	 * does, exactly as no row at all would: the filter is the same.
+	 *
+	 * No exec after tame (2015): a program that runs others is tamed
+	 * in the child, after the exec, or by tame-exec from outside.
+	 */
+	{ SYS(execve), BASE, .action = TA_DENY, .why = WHY_NOEXEC },
+	{ SYS(execveat), BASE, .action = TA_DENY, .why = WHY_NOEXEC },
+	/*
+	 * The sets capset() asks for are in memory the filter cannot read,
+	 * so dropping cannot be told from raising within the permitted set
+	 * (ip drops what it does not need).  Drop before tame().
+	 */
+	{ SYS(capset), BASE, .action = TA_DENY,
+	    .why = "sets unreadable: cannot tell dropping from raising" },
+	/*
+	 * W^X: all code is loaded before tame(), so a JIT (the JDK, node)
+	 * cannot be tamed.  A file mapped executable under MALLOC fails
+	 * with EPERM first (the NSS row above).
+	 */
+	{ SYS(mmap), BASE, .action = TA_DENY,
+	    .cond = { IN(2, PROT_EXEC, PROT_EXEC) }, .why = WHY_WX },
+	{ SYS(mprotect), BASE, .action = TA_DENY,
+	    .cond = { IN(2, PROT_EXEC, PROT_EXEC) }, .why = WHY_WX },
+	{ SYS(pkey_mprotect), BASE, .action = TA_DENY,
+	    .cond = { IN(2, PROT_EXEC, PROT_EXEC) }, .why = WHY_WX },
 };
 const int tame_nrules = sizeof(tame_rules) / sizeof(tame_rules[0]);
 

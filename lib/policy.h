@@ -36,7 +36,10 @@ enum tame_action {
 				   filter cannot see (a path, a message),
 				   then makes the call or reports a violation */
 	TA_LANDLOCK,		/* allow, confined by a Landlock layer */
-	TA_DENY,		/* a violation, whatever later rows say */
+	TA_DENY,		/* a violation that stays, whatever the
+				   flags: the row only gives the reason
+				   (the last row of its call, so the
+				   filter is as without it) */
 };
 
 /* Argument compares: (arg & mask) is one of the values. */

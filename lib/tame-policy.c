@@ -467,8 +467,17 @@ print_text(const char *s)
 			printf(".Fn %.*s", (int)id, w);
 			if (len > id + 2)
 				printf(" %.*s", (int)(len - id - 2), w + id + 2);
+			/* the last word: the full stop closes the macro */
+			last = w[len - 1];
+			if (end[strspn(end, " ")] == '\0' && last != '.' &&
+			    last != '?' && last != '!') {
+				printf(" .");
+				last = '.';
+			}
 			putchar('\n');
 			bol = 1;
+			first = 0;
+			continue;
 		} else {
 			if (!bol)
 				putchar(' ');
@@ -554,7 +563,10 @@ print_rows(int action)
 				printf(" Pq error %d", r->errnum);
 		}
 		printf("\n");
-		print_who(r);
+		if (action == TA_DENY && (r->any & TAME__BASE) && r->all == 0)
+			printf("Under any flags");	/* tame(0): no report */
+		else
+			print_who(r);
 		print_conds(r);
 		printf(".\n");
 		print_text(r->why);
@@ -605,7 +617,9 @@ print_mdoc(void)
 	if (!any_rows(TA_DENY))
 		return;		/* a section with an empty list: none */
 	printf(".Ss Refused calls\n"
-	    "These calls are violations whatever the flags, even where a\n"
-	    "later entry would allow the same system call.\n");
+	    "These calls are violations whatever the flags: no flag allows\n"
+	    "them, and each entry gives the reason, which\n"
+	    ".Xr tame-audit 1\n"
+	    "quotes for a run that makes one.\n");
 	print_rows(TA_DENY);
 }

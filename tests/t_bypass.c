@@ -41,6 +41,7 @@
 #include <linux/filter.h>
 #include <linux/io_uring.h>
 #include <linux/keyctl.h>
+#include <linux/mempolicy.h>
 #include <linux/netlink.h>
 #include <linux/openat2.h>
 #include <linux/perf_event.h>
@@ -83,6 +84,14 @@
 #endif
 #ifndef PIDFD_SIGNAL_PROCESS_GROUP
 #define PIDFD_SIGNAL_PROCESS_GROUP	(1u << 2)
+#endif
+
+/* Linux 5.17's, the same number on every architecture. */
+#ifndef __NR_set_mempolicy_home_node
+#define __NR_set_mempolicy_home_node	450
+#define HOME_NODE_FLAG			"not allowed"	/* no row */
+#else
+#define HOME_NODE_FLAG			"malloc"
 #endif
 
 /* i386 system call numbers (arch/x86/entry/syscalls/syscall_32.tbl). */
@@ -2414,7 +2423,11 @@ body_prctl(void *arg)
 		prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fp, 0, 0);
 		break;
 	case 2:
-		syscall(__NR_seccomp, SECCOMP_SET_MODE_STRICT, 0, NULL);
+		/* strict mode would only narrow; under a filter, EINVAL */
+		if (syscall(__NR_seccomp, SECCOMP_SET_MODE_STRICT, 0, NULL) !=
+		    -1 || errno != EINVAL)
+			return 1;
+		prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
 		break;
 	case 3:
 		prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
@@ -2451,7 +2464,7 @@ body_prctl(void *arg)
 	return REACHED;
 }
 
-static const char *const prctl_call[] = { "prctl", "prctl", "seccomp",
+static const char *const prctl_call[] = { "prctl", "prctl", "prctl",
     "prctl", "prctl", "prctl", "prctl", "prctl", "prctl", "prctl",
     "prctl" };
 
@@ -3229,8 +3242,8 @@ START_TEST(test_locked_memory_is_not_executable)
 END_TEST
 
 /*
- * Changing scheduling needs PROC, even the process's own; so does
- * reading another process's.  sched_setattr no flag allows.
+ * Changing scheduling needs PROC, even the process's own, sched_setattr
+ * as sched_setscheduler; so does reading another process's.
  */
 static int
 body_sched(void *arg)
@@ -3276,9 +3289,9 @@ body_sched(void *arg)
 static const struct {
 	const char	*call, *flag;
 } sched_way[] = {
-	{ "sched_setscheduler", "proc" }, { "sched_setattr", "not allowed" },
+	{ "sched_setscheduler", "proc" }, { "sched_setattr", "proc" },
 	{ "sched_setparam", "proc" }, { "sched_setscheduler", "proc" },
-	{ "sched_setattr", "not allowed" }, { "sched_getattr", "proc" },
+	{ "sched_setattr", "proc" }, { "sched_getattr", "proc" },
 	{ "sched_getparam", "proc" }, { "sched_getscheduler", "proc" },
 	{ "sched_rr_get_interval", "proc" },
 };
@@ -3353,6 +3366,174 @@ START_TEST(test_other_netlink_sockets_die)
 	o = h_run(_i == 3 ? ALL_BUT(TAME_INET | TAME_DNSPATH) : TAME_ALL,
 	    NULL, body_netlink, &c);
 	ck_assert_violation(o, "socket", _i == 3 ? "inet" : "not allowed");
+}
+END_TEST
+
+/*
+ * seccomp's strict mode is allowed because it could only narrow: read,
+ * write, exit and sigreturn, and SIGKILL for anything else.  Under a
+ * filter the kernel refuses it (EINVAL: a process has one seccomp mode),
+ * so nothing changes at all: calls tame() allows still work, and a
+ * violation still kills with its report.  Any other operation than the
+ * filter, strict mode and the two questions is a violation.
+ */
+static int
+body_seccomp_strict(void *arg)
+{
+	struct ctx *c = arg;
+
+	if (c->variant == 1) {
+		/* past SECCOMP_GET_NOTIF_SIZES: no such operation yet */
+		syscall(__NR_seccomp, 4, 0, NULL);
+		return REACHED;
+	}
+	if (syscall(__NR_seccomp, SECCOMP_SET_MODE_STRICT, 0, NULL) != -1)
+		return REACHED + 1;	/* strict now: getppid() below dies */
+	if (errno != EINVAL)
+		return 1;
+	if (getppid() <= 0)
+		return 2;
+	mkdir(c->path, 0700);
+	return REACHED;
+}
+
+START_TEST(test_seccomp_strict_mode_changes_nothing)
+{
+	struct ctx c;
+	struct outcome o;
+
+	ctx_init(&c);
+	c.variant = _i;
+	in_tmpdir(c.path, "made");
+	o = h_run(_i == 0 ? NO_CREATE : TAME_ALL, NULL, body_seccomp_strict,
+	    &c);
+	if (_i == 0) {
+		ck_assert_violation(o, "mkdir", "cpath");
+		ck_assert_msg(!exists(c.path), "mkdir went through");
+	} else
+		ck_assert_violation(o, "seccomp", "not allowed");
+}
+END_TEST
+
+/*
+ * NUMA placement and protection keys need MALLOC, as memory does; with
+ * every flag, mbind never moves pages other processes share
+ * (MPOL_MF_MOVE_ALL).  The memory is mapped before tame().
+ */
+static int
+setup_page(void *arg)
+{
+	struct ctx *c = arg;
+
+	c->mem = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+	    MAP_ANONYMOUS, -1, 0);
+	return c->mem == MAP_FAILED;
+}
+
+static int
+body_numa_pkey(void *arg)
+{
+	struct ctx *c = arg;
+	unsigned long node0 = 1;
+	int mode;
+
+	switch (c->variant) {
+	case 0:
+		syscall(__NR_set_mempolicy, MPOL_DEFAULT, NULL, 0);
+		break;
+	case 1:
+		syscall(__NR_mbind, c->mem, 4096, MPOL_DEFAULT, NULL, 0, 0);
+		break;
+	case 2:
+		syscall(__NR_set_mempolicy_home_node, c->mem, 4096, 0, 0);
+		break;
+	case 3:
+		syscall(__NR_pkey_alloc, 0, 0);
+		break;
+	case 4:
+		syscall(__NR_pkey_free, 1);
+		break;
+	case 5:
+		syscall(__NR_pkey_mprotect, c->mem, 4096, PROT_READ, -1);
+		break;
+	case 6:
+		/* reading is any set's: it still works without MALLOC */
+		if (syscall(__NR_get_mempolicy, &mode, NULL, 0, NULL, 0) ==
+		    -1 && errno != ENOSYS)
+			return 1;
+		syscall(__NR_set_mempolicy, MPOL_PREFERRED, &node0,
+		    8 * sizeof(node0));
+		break;
+	case 7:
+		/* every flag, and pages that others share moved too */
+		syscall(__NR_mbind, c->mem, 4096, MPOL_PREFERRED, &node0,
+		    8 * sizeof(node0), MPOL_MF_MOVE_ALL);
+		break;
+	case 8:
+		syscall(__NR_mbind, c->mem, 4096, MPOL_BIND, &node0,
+		    8 * sizeof(node0), MPOL_MF_STRICT | MPOL_MF_MOVE |
+		    MPOL_MF_MOVE_ALL);
+		break;
+	}
+	return REACHED;
+}
+
+static const struct {
+	const char	*call, *flag;
+} numa_way[] = {
+	{ "set_mempolicy", "malloc" }, { "mbind", "malloc" },
+	{ "set_mempolicy_home_node", HOME_NODE_FLAG },
+	{ "pkey_alloc", "malloc" }, { "pkey_free", "malloc" },
+	{ "pkey_mprotect", "malloc" }, { "set_mempolicy", "malloc" },
+	{ "mbind", "not allowed" }, { "mbind", "not allowed" },
+};
+
+START_TEST(test_numa_and_pkeys_need_malloc)
+{
+	struct ctx c;
+	struct outcome o;
+
+	ctx_init(&c);
+	c.variant = _i;
+	/* getpw and dnspath imply stdio: every flag that leaves out malloc */
+	o = h_run(_i >= 7 ? TAME_ALL : ALL_BUT(TAME_MALLOC | TAME_GETPW |
+	    TAME_DNSPATH), setup_page, body_numa_pkey, &c);
+	ck_assert_violation(o, numa_way[_i].call, numa_way[_i].flag);
+}
+END_TEST
+
+/*
+ * pkey_mprotect is mprotect with a key: under MALLOC never PROT_EXEC,
+ * with key -1, a key of its own (where the CPU has them), or PROT_EXEC
+ * in a sign-extended int.
+ */
+static int
+body_pkey_exec(void *arg)
+{
+	struct ctx *c = arg;
+	long prot = PROT_READ | PROT_WRITE | PROT_EXEC;
+	int key = -1;
+
+	if (c->variant == 1 && (key = (int)syscall(__NR_pkey_alloc, 0, 0)) ==
+	    -1 && errno != ENOSPC && errno != EINVAL && errno != ENOSYS)
+		return 1;
+	if (c->variant == 2)
+		prot = (long)(int)(0x80000000u | PROT_READ | PROT_WRITE |
+		    PROT_EXEC);
+	if (syscall(__NR_pkey_mprotect, c->mem, 4096, prot, key) == -1)
+		return 2;
+	return run_at(c->mem);
+}
+
+START_TEST(test_pkey_mprotect_exec_dies)
+{
+	struct ctx c;
+	struct outcome o;
+
+	ctx_init(&c);
+	c.variant = _i;
+	o = h_run(TAME_MALLOC, setup_page, body_pkey_exec, &c);
+	ck_assert_violation(o, "pkey_mprotect", "not allowed");
 }
 END_TEST
 
@@ -3465,6 +3646,10 @@ bypass_suite(void)
 	tcase_add_loop_test(tc, test_scheduling_needs_proc, 0,
 	    sizeof(sched_way) / sizeof(sched_way[0]));
 	tcase_add_loop_test(tc, test_capset_dies, 0, 2);
+	tcase_add_loop_test(tc, test_seccomp_strict_mode_changes_nothing, 0, 2);
+	tcase_add_loop_test(tc, test_numa_and_pkeys_need_malloc, 0,
+	    sizeof(numa_way) / sizeof(numa_way[0]));
+	tcase_add_loop_test(tc, test_pkey_mprotect_exec_dies, 0, 3);
 	tcase_add_loop_test(tc, test_other_netlink_sockets_die, 0,
 	    sizeof(netlink_proto) / sizeof(netlink_proto[0]));
 

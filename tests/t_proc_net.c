@@ -31,8 +31,10 @@
 #include <sys/wait.h>
 #include <linux/capability.h>
 #include <linux/if_ether.h>
+#include <linux/mempolicy.h>
 #include <linux/netlink.h>
 #include <linux/sched.h>
+#include <linux/seccomp.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
@@ -2421,6 +2423,199 @@ START_TEST(test_netlink_audit_is_eprotonosupport)
 }
 END_TEST
 
+/*
+ * man-db's libseccomp (apropos, man, mandb, lexgrog) asks seccomp what
+ * the kernel offers: any nonzero set.  Strict mode is allowed too, since
+ * it could only narrow; under a filter the kernel refuses it with
+ * EINVAL, and nothing changes (t_bypass.c: the filter still kills).
+ */
+static int
+body_seccomp_questions(void *arg)
+{
+	struct seccomp_notif_sizes sz;
+	uint32_t action = SECCOMP_RET_KILL_PROCESS;
+
+	(void)arg;
+	if (syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) != 0)
+		return 1;
+	action = SECCOMP_RET_LOG;
+	if (syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) != 0)
+		return 2;
+	memset(&sz, 0, sizeof(sz));
+	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sz) != 0)
+		return 3;
+	if (sz.seccomp_notif == 0 || sz.seccomp_data == 0)
+		return 4;
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_STRICT, 0, NULL) != -1 ||
+	    errno != EINVAL)
+		return 5;
+	/* strict mode would have killed this (SIGKILL): it is not in force */
+	return getppid() > 0 ? 0 : 6;
+}
+
+START_TEST(test_seccomp_questions_work_under_any_flag)
+{
+	struct outcome o = h_run(TAME_RW, NULL, body_seccomp_questions, NULL);
+
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
+/*
+ * libnuma's numa_available() (procps' ps and top) asks the NUMA policy:
+ * any nonzero set.  A kernel without NUMA answers ENOSYS, not death.
+ */
+static int
+body_get_mempolicy(void *arg)
+{
+	int mode = -1;
+
+	(void)arg;
+	if (syscall(SYS_get_mempolicy, &mode, NULL, 0, NULL, 0) == -1)
+		return errno == ENOSYS ? 0 : 1;
+	return mode == MPOL_DEFAULT ? 0 : 2;
+}
+
+START_TEST(test_get_mempolicy_works_under_any_flag)
+{
+	struct outcome o = h_run(TAME_RW, NULL, body_get_mempolicy, NULL);
+
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
+#ifndef __NR_set_mempolicy_home_node
+#define __NR_set_mempolicy_home_node	450	/* Linux 5.17, every arch */
+#endif
+
+/*
+ * NUMA placement of the process's own memory: MALLOC.  A range bound
+ * to node 0 reads back so, and goes back to the default; the process's
+ * policy too.  Kernels without NUMA answer ENOSYS, and set_mempolicy_
+ * home_node is Linux 5.17's: ENOSYS before, not death.
+ */
+static int
+body_set_mempolicy(void *arg)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	unsigned long node0 = 1;
+	int mode = -1;
+	void *p;
+
+	(void)arg;
+	if (syscall(SYS_set_mempolicy, MPOL_DEFAULT, NULL, 0) == -1)
+		return errno == ENOSYS ? 0 : 1;
+	if ((p = mmap(NULL, (size_t)pg, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+	    MAP_ANONYMOUS, -1, 0)) == MAP_FAILED)
+		return 2;
+	if (syscall(SYS_mbind, p, pg, MPOL_PREFERRED, &node0,
+	    8 * sizeof(node0), MPOL_MF_MOVE) == -1)
+		return 3;
+	*(volatile char *)p = 1;
+	if (syscall(SYS_get_mempolicy, &mode, NULL, 0, p, MPOL_F_ADDR) == -1 ||
+	    mode != MPOL_PREFERRED)
+		return 4;
+	/* a home node is for a range bound to nodes */
+	if (syscall(SYS_mbind, p, pg, MPOL_BIND, &node0, 8 * sizeof(node0),
+	    0) == -1)
+		return 5;
+	if (syscall(__NR_set_mempolicy_home_node, p, pg, 0, 0) == -1 &&
+	    errno != ENOSYS)
+		return 6;
+	if (syscall(SYS_mbind, p, pg, MPOL_DEFAULT, NULL, 0, 0) == -1)
+		return 10;
+	if (syscall(SYS_set_mempolicy, MPOL_PREFERRED, &node0,
+	    8 * sizeof(node0)) == -1)
+		return 7;
+	if (syscall(SYS_get_mempolicy, &mode, NULL, 0, NULL, 0) == -1 ||
+	    mode != MPOL_PREFERRED)
+		return 8;
+	return syscall(SYS_set_mempolicy, MPOL_DEFAULT, NULL, 0) == 0 ? 0 : 9;
+}
+
+START_TEST(test_set_mempolicy_works_under_malloc)
+{
+	struct outcome o = h_run(TAME_MALLOC, NULL, body_set_mempolicy, NULL);
+
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
+/*
+ * node allocates a protection key: MALLOC.  A CPU without protection
+ * keys answers pkey_alloc with ENOSPC or EINVAL (ENOSYS: a kernel
+ * without them), not death; pkey_mprotect with key -1 is mprotect
+ * everywhere, and with a key the access it takes away is gone.
+ */
+static int
+body_pkeys(void *arg)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	char *p;
+	int key;
+
+	(void)arg;
+	if ((p = mmap(NULL, (size_t)pg, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+	    MAP_ANONYMOUS, -1, 0)) == MAP_FAILED)
+		return 1;
+	p[0] = 1;
+	if (syscall(SYS_pkey_mprotect, p, pg, PROT_READ, -1) == -1)
+		return 2;
+	if (p[0] != 1)
+		return 3;
+	if ((key = (int)syscall(SYS_pkey_alloc, 0, 0)) == -1)
+		return errno == ENOSPC || errno == EINVAL || errno == ENOSYS ?
+		    0 : 4;
+	if (syscall(SYS_pkey_mprotect, p, pg, PROT_READ | PROT_WRITE,
+	    key) == -1)
+		return 5;
+	p[0] = 2;
+	if (syscall(SYS_pkey_mprotect, p, pg, PROT_READ | PROT_WRITE, -1) ==
+	    -1 || syscall(SYS_pkey_free, key) == -1)
+		return 6;
+	return p[0] == 2 ? 0 : 7;
+}
+
+START_TEST(test_pkeys_work_under_malloc)
+{
+	struct outcome o = h_run(TAME_MALLOC, NULL, body_pkeys, NULL);
+
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
+/*
+ * sched_setattr of the process itself, by pid 0 or its own: PROC, as
+ * sched_setscheduler (without it, t_bypass.c: it dies naming proc).
+ */
+static int
+body_sched_setattr(void *arg)
+{
+	uint32_t attr[12];	/* struct sched_attr, SCHED_ATTR_SIZE_VER0 */
+	pid_t pids[2] = { 0, getpid() };
+	int i, policy[2] = { SCHED_BATCH, SCHED_OTHER };
+
+	(void)arg;
+	for (i = 0; i < 2; i++) {
+		memset(attr, 0, sizeof(attr));
+		attr[0] = 48;			/* size */
+		attr[1] = (uint32_t)policy[i];	/* policy */
+		if (syscall(SYS_sched_setattr, pids[i], attr, 0) == -1)
+			return 1 + i;
+		if (sched_getscheduler(0) != policy[i])
+			return 3 + i;
+	}
+	return 0;
+}
+
+START_TEST(test_sched_setattr_works_with_proc)
+{
+	struct outcome o = h_run(TAME_PROC, NULL, body_sched_setattr, NULL);
+
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
 static TCase *
 tcase(Suite *s, const char *name)
 {
@@ -2529,6 +2724,11 @@ proc_net_suite(void)
 	tcase_add_test(tc, test_sched_queries_of_other_work_with_proc);
 	tcase_add_test(tc, test_undumpable_works_under_any_flag);
 	tcase_add_loop_test(tc, test_netlink_audit_is_eprotonosupport, 0, 2);
+	tcase_add_test(tc, test_seccomp_questions_work_under_any_flag);
+	tcase_add_test(tc, test_get_mempolicy_works_under_any_flag);
+	tcase_add_test(tc, test_set_mempolicy_works_under_malloc);
+	tcase_add_test(tc, test_pkeys_work_under_malloc);
+	tcase_add_test(tc, test_sched_setattr_works_with_proc);
 
 	tc = tcase(s, "exec");
 	tcase_add_test(tc, test_execve_kills_even_with_all);

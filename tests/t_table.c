@@ -97,10 +97,10 @@ applies_wherever(const struct tame_rule *r, const struct tame_rule *q)
 /*
  * First match decides, so within one call a soft denial, a trap or a
  * Landlock-confined row must never come before a plain allowance: it
- * would shadow what a larger set of flags grants.  (A DENY row may: it
- * exists to stop later rows.  So may a row that applies wherever the
- * allowance does: an exception no flag lifts, such as a new action for
- * SIGSYS.)
+ * would shadow what a larger set of flags grants.  (A DENY row comes
+ * last in its call: see below.  A row that applies wherever the
+ * allowance does may come first: an exception no flag lifts, such as a
+ * new action for SIGSYS.)
  */
 START_TEST(test_allowances_come_first)
 {
@@ -118,6 +118,34 @@ START_TEST(test_allowances_come_first)
 			    "%s: row %d (%d) shadows allow row %d", r->name, i,
 			    r->action, j);
 		}
+	}
+}
+END_TEST
+
+/*
+ * A refused call's row only gives the reason a violation stays (tame-audit
+ * quotes it, the man page lists it): it is the last row of its call, so
+ * it answers nothing a row before it would, and stops no allowance, soft
+ * denial or trap, under any flags.  What it takes is what no row would
+ * take without it: a violation either way.
+ */
+START_TEST(test_refusals_come_last)
+{
+	const struct tame_rule *r;
+	int i, j;
+
+	for (i = 0; i < tame_nrules; i++) {
+		r = &tame_rules[i];
+		if (r->action != TA_DENY)
+			continue;
+		ck_assert_msg(r->all == 0 && (r->any & TAME__BASE),
+		    "%s: refused row %d applies only under some flags",
+		    r->name, i);
+		for (j = i + 1; j < tame_nrules; j++)
+			ck_assert_msg(tame_rules[j].nr != r->nr ||
+			    tame_rules[j].action == TA_DENY,
+			    "%s: refused row %d comes before row %d",
+			    r->name, i, j);
 	}
 }
 END_TEST
@@ -183,6 +211,7 @@ table_suite(void)
 	tcase_add_test(tc, test_rows_are_well_formed);
 	tcase_add_test(tc, test_other_tables_are_well_formed);
 	tcase_add_test(tc, test_allowances_come_first);
+	tcase_add_test(tc, test_refusals_come_last);
 	tcase_add_test(tc, test_every_flag_has_rows);
 	tcase_add_test(tc, test_every_flag_set_compiles);
 	tcase_add_test(tc, test_names_round_trip);
