@@ -11,6 +11,7 @@
 
 #include <err.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,16 +41,26 @@ rerun_stdin_rewind(void)
 		err(1, "standard input");
 }
 
+/*
+ * O_TMPFILE first: nothing to remove, whatever happens.  Not every file
+ * system has it (an overlay before Linux 6.6, as in containers): then a
+ * named file, removed at once.
+ */
 int
 rerun_capture(void)
 {
 	const char *dir = getenv("TMPDIR");
+	char path[PATH_MAX];
 	int fd;
 
 	if (dir == NULL || *dir == '\0')
 		dir = "/tmp";
-	if ((fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600)) == -1)
+	if ((fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600)) != -1)
+		return fd;
+	snprintf(path, sizeof(path), "%s/tame-audit.XXXXXX", dir);
+	if ((fd = mkostemp(path, O_CLOEXEC)) == -1)
 		err(1, "%s", dir);
+	unlink(path);
 	return fd;
 }
 
