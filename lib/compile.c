@@ -186,6 +186,10 @@ tame_rule_ret(const struct tame_rule *r, int held, int landlock_ok)
 		if (!landlock_ok)
 			return SECCOMP_RET_ERRNO | EACCES;
 		return SECCOMP_RET_ALLOW;
+	case TA_NOLANDLOCK:
+		if (landlock_ok)
+			return SECCOMP_RET_ERRNO | EACCES;
+		return SECCOMP_RET_ALLOW;
 	case TA_DENY:
 		return tame_violation_ret(held);
 	default:
