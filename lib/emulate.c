@@ -51,27 +51,6 @@ fetch_path(struct tame_call *c, int i, long *ret)
 #endif
 
 /*
- * Does this kernel have openat2(2) (Linux 5.6)?  Asked once, through the
- * gate, which the filter lets make it where the handler needs it.
- */
-int
-tame__openat2_ok(void)
-{
-	static int ok = -1;
-	struct open_how how = { .flags = O_PATH | O_CLOEXEC };
-	long fd;
-
-	if (ok < 0) {
-		fd = tame__gate(SYS_openat2, AT_FDCWD, (long)"/", (long)&how,
-		    sizeof(how), 0, 0);
-		if (fd >= 0)
-			tame__gate(SYS_close, fd, 0, 0, 0, 0, 0);
-		ok = fd != -ENOSYS;
-	}
-	return ok;
-}
-
-/*
  * Where no Landlock layer confines the granted paths, the handler does
  * (Linux 5.6+), by how it opens them: the granted entry's own path as
  * tame() resolved it, with no symlink and no magic link on the way
@@ -106,6 +85,8 @@ resolved_open(int held, const char *path, int rights, int flags, long mode)
 	if (flags & (O_CREAT | TAME_TMPFILE_BIT))
 		how.mode = (uint64_t)mode & 07777;
 	if (*path == '\0') {
+		if (flags & O_NOFOLLOW)		/* lstat: the name itself */
+			root = tame_lpaths[i].path;
 		how.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
 		fd = tame__gate(SYS_openat2, AT_FDCWD, (long)root, (long)&how,
 		    sizeof(how), 0, 0);

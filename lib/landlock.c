@@ -65,6 +65,50 @@ tame_landlock_abi(void)
 	return abi;
 }
 
+#ifndef SYS_openat2
+#define SYS_openat2	437
+#endif
+
+/*
+ * Does this kernel have openat2(2) (Linux 5.6)?  Asked once, through the
+ * gate, which the filter lets make it where the handler needs it.
+ */
+int
+tame__openat2_ok(void)
+{
+	static int ok = -1;
+	struct {			/* struct open_how */
+		uint64_t	 flags, mode, resolve;
+	} how = { O_PATH | O_CLOEXEC, 0, 0 };
+	long fd;
+
+	if (ok < 0) {
+		fd = tame__gate(SYS_openat2, AT_FDCWD, (long)"/", (long)&how,
+		    sizeof(how), 0, 0);
+		if (fd >= 0)
+			tame__gate(SYS_close, fd, 0, 0, 0, 0, 0);
+		ok = fd != -ENOSYS;
+	}
+	return ok;
+}
+
+/*
+ * The path-gated flags among flags whose paths this kernel cannot
+ * confine: where it has neither Landlock nor openat2 (before Linux 5.6)
+ * they grant nothing, and their opens fail with EACCES.
+ */
+TAME_EXPORT int
+tame_flags_unconfined(int flags)
+{
+	if (flags & ~TAME_ALL) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (tame_landlock_abi() > 0 || tame__openat2_ok())
+		return 0;
+	return flags & (TAME_TMPPATH | TAME_GETPW | TAME_DNSPATH);
+}
+
 /*
  * The rights a layer for held must handle: those the flags do not grant
  * on every path.  Zero when no Landlock-confined row is live.
