@@ -11,7 +11,8 @@
  * A layer binds the calling thread and the threads it starts later, not
  * the ones already running, so tame() only relies on Landlock when the
  * process is single-threaded; otherwise the filter answers the confined
- * opens with EACCES itself.
+ * opens with EACCES itself, and the SIGSYS handler confines the granted
+ * paths with openat2's resolve flags instead (emulate.c).
  */
 #include <sys/syscall.h>
 #include <linux/landlock.h>

@@ -604,8 +604,9 @@ const struct tame_rule tame_rules[] = {
 	 * held flag grants it (tame_lpaths below) it makes the call itself,
 	 * from libtame's own syscall instruction, where a Landlock layer is
 	 * the real confinement (symlinks, ".."); any other path is a
-	 * violation whose report names it.  Without Landlock the granted
-	 * paths fail with EACCES: never more than can be confined.
+	 * violation whose report names it.  Without Landlock the handler
+	 * confines them itself (openat2, below); without openat2 too the
+	 * granted paths fail with EACCES: never more than can be confined.
 	 */
 	{ SYS(openat), BASE, .action = TA_LANDLOCK, .cond = { IN(2, OPEN_BITS,
 	    OPEN_READ), FROM_LIBTAME }, .why = WHY_GRANTED },
