@@ -63,7 +63,7 @@ fetch_path(struct tame_call *c, int i, long *ret)
 static int
 resolving(void)
 {
-	return !tame__state.landlock_ok && tame__openat2_ok();
+	return tame__state.landlock_ok == 0 && tame__openat2_ok();
 }
 
 static long
@@ -111,7 +111,7 @@ resolved_open(int held, const char *path, int rights, int flags, long mode)
 static long
 confined(long nr, long a0, long a1, long a2, long a3)
 {
-	if (!tame__state.landlock_ok)
+	if (tame__state.landlock_ok != 1)
 		return -EACCES;
 	return tame__gate(nr, a0, a1, a2, a3, 0, 0);
 }
@@ -129,7 +129,7 @@ landlock_read_check(const char *path)
 {
 	long fd;
 
-	if (!tame__state.landlock_ok)
+	if (tame__state.landlock_ok != 1)
 		return -EACCES;
 	fd = tame__gate(SYS_openat, AT_FDCWD, (long)path, O_RDONLY |
 	    O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0, 0, 0);

@@ -245,8 +245,10 @@ tame_locked(int flags)
 	 * (openat2), for good: an older filter made so refuses what a
 	 * layer would confine, and only the handler's own opens get past.
 	 */
-	if (tame__state.tamed && !tame__state.landlock_ok)
-		next.landlock_ok = 0;
+	if (tame__state.tamed && tame__state.landlock_ok != 1)
+		next.landlock_ok = tame__state.landlock_ok;
+	else if (tame__state.tamed && !next.landlock_ok)
+		next.landlock_ok = 2;	/* older filters refuse openat2 */
 	if (!next.landlock_ok && !tame__state.tamed)
 		tame__paths_resolve(want);
 	prev.held = held;
@@ -290,7 +292,8 @@ tame_locked(int flags)
 			 * The kernel's 16 layers are used up, by others:
 			 * the filter refuses what a layer would confine.
 			 */
-			next.landlock_ok = 0;
+			next.landlock_ok = tame__state.tamed &&
+			    tame__state.landlock_ok != 0 ? 2 : 0;
 			if (!tame__state.tamed)
 				tame__paths_resolve(want);
 			if (tame_compile(&next, tame__state.tamed ? &prev :
