@@ -183,7 +183,11 @@ tame_rule_ret(const struct tame_rule *r, int held, int landlock_ok)
 	case TA_EMULATE:
 		return SECCOMP_RET_TRAP | TAME_TRAP_EMULATE;
 	case TA_LANDLOCK:
-		if (!landlock_ok)
+		if (landlock_ok != 1)
+			return SECCOMP_RET_ERRNO | EACCES;
+		return SECCOMP_RET_ALLOW;
+	case TA_NOLANDLOCK:
+		if (landlock_ok != 0)
 			return SECCOMP_RET_ERRNO | EACCES;
 		return SECCOMP_RET_ALLOW;
 	case TA_DENY:

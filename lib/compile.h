@@ -18,7 +18,10 @@ struct tame_prog {
 /* Everything that decides what one compiled filter does. */
 struct tame_target {
 	int		 held;		/* expanded flags (tame_expand) */
-	int		 landlock_ok;	/* Landlock rows may be allowed */
+	int		 landlock_ok;	/* 1: Landlock rows may be allowed;
+					   0: the handler's openat2 rows
+					   instead; 2: neither (Landlock lost
+					   after a filter that relied on it) */
 	int		 pid;		/* the process it is for (TC_SELF
 					   rows); 0: those rows never match */
 };

@@ -14,6 +14,7 @@
  */
 #include <sys/syscall.h>
 #include <sys/types.h>
+#include <linux/openat2.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -45,11 +46,72 @@ fetch_path(struct tame_call *c, int i, long *ret)
 	return 0;
 }
 
+#ifndef SYS_openat2
+#define SYS_openat2	437
+#endif
+
+/*
+ * Where no Landlock layer confines the granted paths, the handler does
+ * (Linux 5.6+), by how it opens them: the granted entry's own path as
+ * tame() resolved it, with no symlink and no magic link on the way
+ * (RESOLVE_NO_SYMLINKS), and beneath a granted directory, relative to
+ * it, where nothing may lead out (RESOLVE_BENEATH: no "..", no absolute
+ * symlink, no symlink that leaves it).  Without openat2 nothing granted
+ * opens.  Returns the descriptor, or -errno: a way out is EACCES, as
+ * Landlock answers it.
+ */
+static int
+resolving(void)
+{
+	return tame__state.landlock_ok == 0 && tame__openat2_ok();
+}
+
+static long
+resolved_open(int held, const char *path, int rights, int flags, long mode)
+{
+	struct open_how how = { 0 };
+	const char *root;
+	long dfd, fd;
+	int i;
+
+	if (!resolving())
+		return -EACCES;
+	if ((i = tame__path_entry(held, path, rights)) < 0)
+		return -EACCES;
+	if ((root = tame__path_resolved(i)) == NULL)
+		return -ENOENT;		/* nothing there at tame() time */
+	path += strlen(tame_lpaths[i].path);
+	how.flags = (uint64_t)(unsigned)flags;
+	if (flags & (O_CREAT | TAME_TMPFILE_BIT))
+		how.mode = (uint64_t)mode & 07777;
+	if (*path == '\0') {
+		if (flags & O_NOFOLLOW)		/* lstat: the name itself */
+			root = tame_lpaths[i].path;
+		how.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+		fd = tame__gate(SYS_openat2, AT_FDCWD, (long)root, (long)&how,
+		    sizeof(how), 0, 0);
+		if (fd == -ELOOP && !(flags & O_NOFOLLOW))
+			fd = -EACCES;	/* a symlink since tame() */
+		return fd;
+	}
+	how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+	dfd = tame__gate(SYS_openat2, AT_FDCWD, (long)root, (long)&(struct
+	    open_how){ .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+	    .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS },
+	    sizeof(how), 0, 0);
+	if (dfd < 0)
+		return dfd == -ELOOP ? -EACCES : dfd;
+	fd = tame__gate(SYS_openat2, dfd, (long)(path + 1), (long)&how,
+	    sizeof(how), 0, 0);
+	tame__gate(SYS_close, dfd, 0, 0, 0, 0, 0);
+	return fd == -EXDEV ? -EACCES : fd;
+}
+
 /* A granted path call goes through only where Landlock confines it. */
 static long
 confined(long nr, long a0, long a1, long a2, long a3)
 {
-	if (!tame__state.landlock_ok)
+	if (tame__state.landlock_ok != 1)
 		return -EACCES;
 	return tame__gate(nr, a0, a1, a2, a3, 0, 0);
 }
@@ -67,7 +129,7 @@ landlock_read_check(const char *path)
 {
 	long fd;
 
-	if (!tame__state.landlock_ok)
+	if (tame__state.landlock_ok != 1)
 		return -EACCES;
 	fd = tame__gate(SYS_openat, AT_FDCWD, (long)path, O_RDONLY |
 	    O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0, 0, 0);
@@ -96,6 +158,11 @@ open_call(int held, struct tame_call *c, long *ret)
 	if (!tame__trap_allows(held, c->nr, c->a, &(struct tame_seen){
 	    .path = c->path }))
 		return -1;
+	if (resolving()) {
+		*ret = resolved_open(held, c->path, tame__path_rights(c->nr,
+		    c->a, c->path), flags, mode);
+		return 0;
+	}
 	if ((flags & O_PATH) && !(flags & O_NOFOLLOW)) {
 		/* where the path leads must be readable too */
 		long fd = landlock_read_check(c->path);
@@ -111,6 +178,60 @@ open_call(int held, struct tame_call *c, long *ret)
 	return 0;
 }
 
+/*
+ * Without Landlock, a name beneath /tmp is made or removed relative to
+ * its parent, opened as resolved_open() confines it: the last name only
+ * is left to the call, and it is never ".", ".." or empty.
+ */
+static long
+resolved_name(int held, struct tame_call *c)
+{
+	char *path = c->buf, *last;
+	size_t n = strlen(path);
+	long dfd, r;
+	int nr = c->nr, flags = 0;
+	long mode = 0;
+
+	switch (nr) {
+	case SYS_unlinkat:
+		flags = (int)c->a[2];
+		break;
+	case SYS_mkdirat:
+		mode = (long)c->a[2];
+		break;
+#ifdef SYS_unlink
+	case SYS_unlink:
+		nr = SYS_unlinkat;
+		break;
+	case SYS_rmdir:
+		nr = SYS_unlinkat;
+		flags = AT_REMOVEDIR;
+		break;
+	case SYS_mkdir:
+		nr = SYS_mkdirat;
+		mode = (long)c->a[1];
+		break;
+#endif
+	}
+	while (n > 1 && path[n - 1] == '/')
+		path[--n] = '\0';	/* mkdir("/tmp/d/") */
+	if ((last = strrchr(path, '/')) == NULL || last == path)
+		return -EACCES;		/* "/" or a name in it */
+	*last++ = '\0';
+	if (*last == '\0' || strcmp(last, ".") == 0 || strcmp(last, "..") == 0)
+		return -EACCES;
+	dfd = resolved_open(held, path, TL_FULL, O_PATH | O_DIRECTORY |
+	    O_CLOEXEC, 0);
+	if (dfd < 0)
+		return dfd;
+	if (nr == SYS_unlinkat)
+		r = tame__gate(SYS_unlinkat, dfd, (long)last, flags, 0, 0, 0);
+	else
+		r = tame__gate(SYS_mkdirat, dfd, (long)last, mode, 0, 0, 0);
+	tame__gate(SYS_close, dfd, 0, 0, 0, 0, 0);
+	return r;
+}
+
 /* unlink, rmdir, mkdir and their *at forms: beneath /tmp only. */
 static int
 name_call(int held, struct tame_call *c, long *ret)
@@ -122,6 +243,10 @@ name_call(int held, struct tame_call *c, long *ret)
 	if (!tame__trap_allows(held, c->nr, c->a, &(struct tame_seen){
 	    .path = c->path }))
 		return -1;
+	if (resolving()) {
+		*ret = resolved_name(held, c);
+		return 0;
+	}
 	switch (c->nr) {
 	case SYS_unlinkat:
 		*ret = confined(SYS_unlinkat, AT_FDCWD, (long)c->path,
@@ -169,6 +294,21 @@ stat_call(int held, struct tame_call *c, long *ret)
 	if ((flags & AT_EMPTY_PATH) && c->path[0] == '\0') {
 		*ret = tame__gate(SYS_fstat, (long)c->a[0], (long)c->a[2], 0,
 		    0, 0, 0);
+		return 0;
+	}
+	if (resolving()) {
+		/* a path-only open, confined: no driver sees it */
+		long fd = resolved_open(held, c->path, TL_READ, O_PATH |
+		    O_CLOEXEC | ((flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW :
+		    0), 0);
+
+		if (fd < 0) {
+			*ret = fd;
+			return 0;
+		}
+		*ret = tame__gate(SYS_newfstatat, fd, (long)"", (long)c->a[2],
+		    AT_EMPTY_PATH, 0, 0);
+		tame__gate(SYS_close, fd, 0, 0, 0, 0, 0);
 		return 0;
 	}
 	if (!(flags & AT_SYMLINK_NOFOLLOW)) {

@@ -11,7 +11,8 @@
  * A layer binds the calling thread and the threads it starts later, not
  * the ones already running, so tame() only relies on Landlock when the
  * process is single-threaded; otherwise the filter answers the confined
- * opens with EACCES itself.
+ * opens with EACCES itself, and the SIGSYS handler confines the granted
+ * paths with openat2's resolve flags instead (emulate.c).
  */
 #include <sys/syscall.h>
 #include <linux/landlock.h>
@@ -63,6 +64,50 @@ tame_landlock_abi(void)
 		abi = r < 0 ? 0 : (int)r;
 	}
 	return abi;
+}
+
+#ifndef SYS_openat2
+#define SYS_openat2	437
+#endif
+
+/*
+ * Does this kernel have openat2(2) (Linux 5.6)?  Asked once, through the
+ * gate, which the filter lets make it where the handler needs it.
+ */
+int
+tame__openat2_ok(void)
+{
+	static int ok = -1;
+	struct {			/* struct open_how */
+		uint64_t	 flags, mode, resolve;
+	} how = { O_PATH | O_CLOEXEC, 0, 0 };
+	long fd;
+
+	if (ok < 0) {
+		fd = tame__gate(SYS_openat2, AT_FDCWD, (long)"/", (long)&how,
+		    sizeof(how), 0, 0);
+		if (fd >= 0)
+			tame__gate(SYS_close, fd, 0, 0, 0, 0, 0);
+		ok = fd != -ENOSYS;
+	}
+	return ok;
+}
+
+/*
+ * The path-gated flags among flags whose paths this kernel cannot
+ * confine: where it has neither Landlock nor openat2 (before Linux 5.6)
+ * they grant nothing, and their opens fail with EACCES.
+ */
+TAME_EXPORT int
+tame_flags_unconfined(int flags)
+{
+	if (flags & ~TAME_ALL) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (tame_landlock_abi() > 0 || tame__openat2_ok())
+		return 0;
+	return flags & (TAME_TMPPATH | TAME_GETPW | TAME_DNSPATH);
 }
 
 /*

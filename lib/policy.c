@@ -133,6 +133,7 @@
 #define WHY_PROC	"other processes: fork, signal, wait, change ids"
 #define WHY_TMP		"beneath /tmp only: path checked, then Landlock"
 #define WHY_GRANTED	"a path a held flag grants, made by the handler"
+#define WHY_RESOLVED	"a granted path, made by the handler: resolve flags"
 #define WHY_LOCK	"advisory locks on descriptors already open"
 #define WHY_MSG_FREE	"no AF_UNIX socket held: no descriptor can pass"
 #define WHY_MSG_GATE	"a message the handler checked"
@@ -653,17 +654,34 @@ const struct tame_rule tame_rules[] = {
 	 * held flag grants it (tame_lpaths below) it makes the call itself,
 	 * from libtame's own syscall instruction, where a Landlock layer is
 	 * the real confinement (symlinks, ".."); any other path is a
-	 * violation whose report names it.  Without Landlock the granted
-	 * paths fail with EACCES: never more than can be confined.
+	 * violation whose report names it.  Without Landlock the handler
+	 * confines them itself (openat2, below); without openat2 too the
+	 * granted paths fail with EACCES: never more than can be confined.
 	 */
 	{ SYS(openat), BASE, .action = TA_LANDLOCK, .cond = { IN(2, OPEN_BITS,
 	    OPEN_READ), FROM_LIBTAME }, .why = WHY_GRANTED },
 	{ SYS(openat), TMPPATH, .action = TA_LANDLOCK, .cond = { IN(2,
 	    OPEN_BITS, TMP_OPENS), FROM_LIBTAME }, .why = WHY_GRANTED },
 	{ SYS(unlinkat), TMPPATH, .action = TA_LANDLOCK,
-	    .cond = { FROM_LIBTAME }, .why = WHY_GRANTED },
+	    .cond = { IN(0, ALL32, AT_FDCWD), FROM_LIBTAME },
+	    .why = WHY_GRANTED },
 	{ SYS(mkdirat), TMPPATH, .action = TA_LANDLOCK,
-	    .cond = { FROM_LIBTAME }, .why = WHY_GRANTED },
+	    .cond = { IN(0, ALL32, AT_FDCWD), FROM_LIBTAME },
+	    .why = WHY_GRANTED },
+	/*
+	 * Where no Landlock layer confines the granted paths (a kernel
+	 * without Landlock, threads at tame() time, layers used up), the
+	 * handler confines them itself: it opens them with openat2(2)
+	 * resolve flags (no symlinks, or none out of /tmp, no magic
+	 * links), and creates and removes names beneath /tmp relative to
+	 * a parent it opened so.
+	 */
+	{ SYS(openat2), BASE, .action = TA_NOLANDLOCK,
+	    .cond = { FROM_LIBTAME }, .why = WHY_RESOLVED },
+	{ SYS(unlinkat), TMPPATH, .action = TA_NOLANDLOCK,
+	    .cond = { FROM_LIBTAME }, .why = WHY_RESOLVED },
+	{ SYS(mkdirat), TMPPATH, .action = TA_NOLANDLOCK,
+	    .cond = { FROM_LIBTAME }, .why = WHY_RESOLVED },
 	{ SYS(openat), BASE, .action = TA_EMULATE, .cond = { IN(2, OPEN_BITS,
 	    OPEN_READ) }, .why = "a read: the path must be one a held flag grants" },
 	{ SYS(openat), TMPPATH, .action = TA_EMULATE, .cond = { IN(2,

@@ -36,6 +36,10 @@ enum tame_action {
 				   filter cannot see (a path, a message),
 				   then makes the call or reports a violation */
 	TA_LANDLOCK,		/* allow, confined by a Landlock layer */
+	TA_NOLANDLOCK,		/* allow where no Landlock layer confines
+				   paths: the handler's own calls, confined
+				   by openat2's resolve flags instead;
+				   EACCES where a layer does */
 	TA_DENY,		/* a violation that stays, whatever the
 				   flags: the row only gives the reason
 				   (the last row of its call, so the

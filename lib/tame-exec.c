@@ -297,17 +297,25 @@ check(int flags)
 	} else
 		printf("seccomp filters: yes\n");
 	/* the flags whose grants are paths: Landlock confines them */
-	want = flags & (TAME_TMPPATH | TAME_GETPW | TAME_DNSPATH);
+	want = tame_flags_unconfined(flags & (TAME_TMPPATH | TAME_GETPW |
+	    TAME_DNSPATH));
 	if (abi > 0)
 		printf("Landlock: ABI %d: tmppath, getpw, dnspath and the base "
 		    "set's files (time zone, locale) are confined to their "
 		    "paths\n", abi);
-	else {
+	else if (tame_flags_unconfined(TAME_ALL) == 0)
 		printf("Landlock: missing: tmppath, getpw, dnspath and the base "
+		    "set's files (time zone, locale) are confined to their "
+		    "paths by the SIGSYS handler (openat2 resolve flags; "
+		    "symlinks within /tmp and the granted directories only)\n");
+	else {
+		printf("Landlock: missing, openat2: missing (Linux before 5.6): "
+		    "tmppath, getpw, dnspath and the base "
 		    "set's files (time zone, locale) grant nothing (their "
 		    "calls fail with EACCES; other paths still kill)\n"
-		    "Hint: boot a kernel with CONFIG_SECURITY_LANDLOCK=y and "
-		    "landlock in the lsm= list\n");
+		    "Hint: boot Linux 5.6 or later, ideally with "
+		    "CONFIG_SECURITY_LANDLOCK=y and landlock in the lsm= "
+		    "list\n");
 		if (want & TAME_TMPPATH)
 			printf("tmppath: cannot be confined here: nothing "
 			    "beneath /tmp can be used\n");

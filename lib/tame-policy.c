@@ -69,6 +69,8 @@ action_name(const struct tame_rule *r)
 		return "emulate";
 	case TA_LANDLOCK:
 		return "landlock";
+	case TA_NOLANDLOCK:
+		return "nolandlock";
 	case TA_DENY:
 		return "deny";
 	}
@@ -135,7 +137,8 @@ allowed_later(int i, int group)
 	for (j = i + 1; j < tame_nrules; j++) {
 		q = &tame_rules[j];
 		if (q->nr == r->nr && (q->any & group) != 0 &&
-		    (q->action == TA_ALLOW || q->action == TA_LANDLOCK))
+		    (q->action == TA_ALLOW || q->action == TA_LANDLOCK ||
+		    q->action == TA_NOLANDLOCK))
 			return 1;
 	}
 	return 0;
@@ -157,6 +160,7 @@ starred(int nr, int group)
 		if (r->nr != nr || (r->any & group) == 0)
 			continue;
 		if (r->action != TA_ALLOW && r->action != TA_LANDLOCK &&
+		    r->action != TA_NOLANDLOCK &&
 		    r->action != TA_DENY && !allowed_later(i, group))
 			continue;
 		if (tests_args(r))
@@ -189,7 +193,8 @@ static int
 row_listed(const struct tame_rule *r, int group)
 {
 	return (r->any & group) != 0 &&
-	    (r->action == TA_ALLOW || r->action == TA_LANDLOCK);
+	    (r->action == TA_ALLOW || r->action == TA_LANDLOCK ||
+	    r->action == TA_NOLANDLOCK);
 }
 
 /*

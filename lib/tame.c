@@ -240,6 +240,17 @@ tame_locked(int flags)
 	} else if (!tame__state.tamed && flags != 0 && single_threaded() &&
 	    tame__landlock_domain(want, &ruleset) == 0 && ruleset != -1)
 		domain_only = 1;	/* no paths: other processes only */
+	/*
+	 * Without a layer the handler confines the granted paths itself
+	 * (openat2), for good: an older filter made so refuses what a
+	 * layer would confine, and only the handler's own opens get past.
+	 */
+	if (tame__state.tamed && tame__state.landlock_ok != 1)
+		next.landlock_ok = tame__state.landlock_ok;
+	else if (tame__state.tamed && !next.landlock_ok)
+		next.landlock_ok = 2;	/* older filters refuse openat2 */
+	if (!next.landlock_ok && !tame__state.tamed)
+		tame__paths_resolve(want);
 	prev.held = held;
 	prev.landlock_ok = tame__state.landlock_ok;
 	if (tame_compile(&next, tame__state.tamed ? &prev : NULL,
@@ -281,7 +292,10 @@ tame_locked(int flags)
 			 * The kernel's 16 layers are used up, by others:
 			 * the filter refuses what a layer would confine.
 			 */
-			next.landlock_ok = 0;
+			next.landlock_ok = tame__state.tamed &&
+			    tame__state.landlock_ok != 0 ? 2 : 0;
+			if (!tame__state.tamed)
+				tame__paths_resolve(want);
 			if (tame_compile(&next, tame__state.tamed ? &prev :
 			    NULL, tame__gate_ip(), &prog) == -1)
 				goto restore;

@@ -83,10 +83,19 @@ const char	*tame_flag_name(int flag);
 /*
  * The Landlock ABI this kernel offers (0 where Landlock is missing or
  * disabled).  The path-gated flags TMPPATH, GETPW and DNSPATH, and the
- * base set's time zone files, need it; without it their opens fail with
- * EACCES instead of being confined.
+ * base set's time zone files, are confined by it; without it, by the
+ * SIGSYS handler's openat2 (see tame_flags_unconfined()).
  */
 int		 tame_landlock_abi(void);
+
+/*
+ * Of TAME_TMPPATH, TAME_GETPW and TAME_DNSPATH in flags, those this
+ * kernel cannot confine to their paths: neither Landlock nor openat2
+ * (Linux 5.6) is there.  tame() grants such a flag nothing: its paths
+ * fail with EACCES, as do the base set's time zone files.  0 when all
+ * can be confined; -1 with EINVAL for bits outside TAME_ALL.
+ */
+int		 tame_flags_unconfined(int flags);
 
 const char	*tame_version(void);
 

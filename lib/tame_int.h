@@ -72,6 +72,16 @@ int	tame__path_grantors(const char *path, int rights);
 int	tame__path_granted(int held, const char *path, int rights);
 /* Both at once: the flags granting reading, and in *full everything. */
 int	tame__path_grantors_each(const char *path, int *full);
+/* The longest entry of tame_lpaths granting path to held, or -1. */
+int	tame__path_entry(int held, const char *path, int rights);
+/*
+ * Resolve the entries of held to the files they lead to, once (tame(),
+ * before any filter), and what entry i led to then: NULL for nothing.
+ */
+void	tame__paths_resolve(int held);
+const char *tame__path_resolved(int i);
+/* Does this kernel have openat2(2) (Linux 5.6)?  Asked once. */
+int	tame__openat2_ok(void);
 
 /*
  * What the handler read of a trapped call beyond its registers: the

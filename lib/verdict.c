@@ -36,6 +36,7 @@ tame__verdict(int held, int nr, const uint64_t a[6],
 	switch (tame_rules[row].action) {
 	case TA_ALLOW:
 	case TA_LANDLOCK:
+	case TA_NOLANDLOCK:
 		return TAME_VERDICT_ALLOW;
 	case TA_ERRNO:
 		*err = tame_rules[row].errnum;

@@ -136,7 +136,8 @@ table_const_allow(const struct tame_target *t, int nr)
 		if (r->nr != nr || !tame_rule_applies(r, t->held))
 			continue;
 		allow = r->action == TA_ALLOW ||
-		    (r->action == TA_LANDLOCK && t->landlock_ok);
+		    (r->action == TA_LANDLOCK && t->landlock_ok) ||
+		    (r->action == TA_NOLANDLOCK && t->landlock_ok == 0);
 		if (r->cond[0].op == TC_END || !allow)
 			return allow;
 	}

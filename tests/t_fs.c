@@ -20,7 +20,10 @@
 #include <sys/time.h>
 #include <sys/types.h>
 #include <sys/xattr.h>
+#include <sys/prctl.h>
+#include <linux/filter.h>
 #include <linux/fs.h>
+#include <linux/seccomp.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
 
@@ -1832,6 +1835,257 @@ START_TEST(test_dnspath_getaddrinfo_localhost_default_hints_works)
 END_TEST
 
 /*
+ * A kernel without Landlock (before 5.13, or a container that hides it),
+ * and one without openat2 too (before 5.6), played for real: a filter
+ * installed before tame() answers those calls with ENOSYS.  Without
+ * Landlock the handler confines the granted paths itself with openat2's
+ * resolve flags, and every path-gated flag works as documented; without
+ * openat2 as well, the granted paths fail with EACCES (nothing granted
+ * that could not be confined) and any other path still kills.
+ */
+#ifndef SYS_openat2
+#define SYS_openat2	437
+#endif
+
+static int
+hide_calls(int openat2_too)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0),	/* nr */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_landlock_create_ruleset,
+		    2, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, openat2_too ? SYS_openat2 :
+		    SYS_landlock_create_ruleset, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+	};
+	struct sock_fprog p = { sizeof(f) / sizeof(f[0]), f };
+
+	prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+	return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &p) == 0 &&
+	    tame_landlock_abi() == 0 ? 0 : 1;
+}
+
+static int
+no_landlock(void *arg)
+{
+	(void)arg;
+	return hide_calls(0);
+}
+
+static int
+no_landlock_cwd_root(void *arg)
+{
+	return setup_cwd_root(arg) || hide_calls(0);
+}
+
+static int
+no_landlock_tmp_link(void *arg)
+{
+	return setup_tmp_link(arg) || hide_calls(0);
+}
+
+static int
+no_landlock_no_openat2(void *arg)
+{
+	(void)arg;
+	return hide_calls(1);
+}
+
+START_TEST(test_nolandlock_refused_path_kills_and_names_it)
+{
+	const struct refused *c = &refused[_i];
+	struct outcome o;
+
+	o = h_run(c->flags, no_landlock, body_refused, (void *)c);
+	ck_assert_path_violation(o, c->call, refused_path(c->path), c->need);
+	ck_assert_msg(fx->out[0] == '\0', "case %d: %s", _i, fx->out);
+	ck_assert_int_eq(fx->nread, -1);
+	assert_content(fx->file, CONTENT);
+}
+END_TEST
+
+START_TEST(test_nolandlock_stat_of_granted_file_only)
+{
+	const struct stat_case *c = &stat_cases[_i];
+	struct outcome o;
+
+	o = h_run(c->flags, no_landlock_cwd_root, body_stat_case, (void *)c);
+	if (c->expect == STAT_WORKS) {
+		ck_assert_exit(o, 0);
+		ck_assert_msg(fx->out[0] != '\0' && fx->out[0] != 'E',
+		    "stat %s failed: %s", c->path, fx->out);
+		if (c->nofollow)
+			ck_assert_msg(S_ISLNK(strtoul(fx->out, NULL, 8)),
+			    "lstat %s followed the link", c->path);
+	} else {
+		ck_assert_violation(o, "newfstatat", "rpath");
+		ck_assert_msg(fx->out[0] == '\0', "stat %s returned %s",
+		    c->path, fx->out);
+	}
+}
+END_TEST
+
+START_TEST(test_nolandlock_tmppath_mkstemp_works)
+{
+	struct outcome o;
+
+	o = h_run(TAME_STDIO | TAME_TMPPATH, no_landlock, body_tmp_mkstemp,
+	    NULL);
+	if (strncmp(fx->out, "/tmp/xx", 7) == 0)
+		unlink(fx->out);
+	ck_assert_exit(o, 0);
+	assert_absent(fx->out);
+}
+END_TEST
+
+/* mkdtemp, a file made and removed in it, rmdir: all beneath /tmp */
+static int
+body_tmp_mkdtemp(void *arg)
+{
+	char file[sizeof(fx->out) + 8];
+	struct stat st;
+	int fd;
+
+	(void)arg;
+	snprintf(fx->out, sizeof(fx->out), "/tmp/tdXXXXXX");
+	REQUIRE(mkdtemp(fx->out) != NULL);
+	snprintf(file, sizeof(file), "%s/f", fx->out);
+	REQUIRE((fd = open(file, O_WRONLY | O_CREAT | O_EXCL, 0600)) != -1);
+	close(fd);
+	REQUIRE(stat(file, &st) == 0 && S_ISREG(st.st_mode));
+	/* a directory cannot be removed while it holds a name */
+	REQUIRE(rmdir(fx->out) == -1 && errno == ENOTEMPTY);
+	REQUIRE(unlink(file) == 0);
+	REQUIRE(syscall(SYS_mkdirat, AT_FDCWD, file, 0700) == 0);
+	REQUIRE(syscall(SYS_unlinkat, AT_FDCWD, file, AT_REMOVEDIR) == 0);
+	REQUIRE(rmdir(fx->out) == 0);
+	/* and nothing made or removed by a name that leaves /tmp */
+	REQUIRE(mkdir("/tmp", 0700) == -1 && errno == EACCES);
+	return 0;
+}
+
+START_TEST(test_nolandlock_tmppath_mkdtemp_mkdir_rmdir_work)
+{
+	struct outcome o;
+
+	o = h_run(TAME_STDIO | TAME_TMPPATH, no_landlock, body_tmp_mkdtemp,
+	    NULL);
+	if (strncmp(fx->out, "/tmp/td", 7) == 0)
+		rmdir(fx->out);
+	ck_assert_exit(o, 0);
+	assert_absent(fx->out);
+}
+END_TEST
+
+START_TEST(test_nolandlock_tmpfile_works)
+{
+	struct outcome o;
+
+	o = h_run(TAME_STDIO | TAME_TMPPATH, no_landlock, body_tmpfile, NULL);
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
+/* the symlink in /tmp to the fixture outside: EACCES, as with Landlock */
+START_TEST(test_nolandlock_symlink_out_of_tmp_leads_nowhere)
+{
+	struct outcome o;
+	char link[64] = "";
+
+	o = h_run(TAME_STDIO | TAME_TMPPATH, no_landlock_tmp_link,
+	    body_tmp_link, link);
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
+/* "/tmp/x/.." never reaches the handler's open; a ".." inside a link */
+static int
+setup_tmp_dotdot_link(void *arg)
+{
+	char *link = arg;
+
+	snprintf(link, 64, "/tmp/tame-dotdot.%d", (int)getpid());
+	unlink(link);
+	return symlink("../etc/passwd", link) || hide_calls(0);
+}
+
+static int
+body_tmp_dotdot_link(void *arg)
+{
+	const char *link = arg;
+	int fd, r = 0;
+
+	if ((fd = raw_open(link, O_RDONLY)) != -1 || errno != EACCES)
+		r = 1;
+	unlink(link);
+	return r;
+}
+
+START_TEST(test_nolandlock_dotdot_link_out_of_tmp_leads_nowhere)
+{
+	struct outcome o;
+	char link[64] = "";
+
+	o = h_run(TAME_STDIO | TAME_TMPPATH, setup_tmp_dotdot_link,
+	    body_tmp_dotdot_link, link);
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
+START_TEST(test_nolandlock_getpw_works)
+{
+	struct outcome o;
+
+	o = h_run(TAME_GETPW, no_landlock, body_getpw, NULL);
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
+START_TEST(test_nolandlock_dnspath_getaddrinfo_localhost_works)
+{
+	struct outcome o;
+	int inet = _i;
+
+	o = h_run(TAME_DNSPATH, no_landlock, body_gai, &inet);
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
+/*
+ * Without openat2 either: tmppath's /tmp and the base set's time zone
+ * file fail with EACCES (tame(3) CAVEATS), another path still kills.
+ */
+static int
+body_no_openat2(void *arg)
+{
+	char path[64];
+	int fd;
+
+	(void)arg;
+	REQUIRE(raw_open("/etc/localtime", O_RDONLY) == -1 && errno == EACCES);
+	snprintf(path, sizeof(path), "/tmp/tame-no-openat2.%d", getpid());
+	if ((fd = raw_open(path, O_RDWR | O_CREAT | O_EXCL)) != -1) {
+		unlink(path);
+		return 3;
+	}
+	REQUIRE(errno == EACCES);
+	REQUIRE(mkdir(path, 0700) == -1 && errno == EACCES);
+	open_must_die("/etc/hostname", O_RDONLY);
+	return 2;
+}
+
+START_TEST(test_nolandlock_no_openat2_grants_nothing)
+{
+	struct outcome o;
+
+	o = h_run(TAME_STDIO | TAME_TMPPATH, no_landlock_no_openat2,
+	    body_no_openat2, NULL);
+	ck_assert_path_violation(o, "openat", "/etc/hostname", "rpath");
+}
+END_TEST
+
+/*
  * Narrowing: giving up RPATH takes file reads away, though descriptors
  * already open stay usable.
  */
@@ -1975,6 +2229,22 @@ fs_suite(void)
 	tcase_add_test(tc, test_dnspath_getaddrinfo_localhost_inet_works);
 	tcase_add_test(tc,
 	    test_dnspath_getaddrinfo_localhost_default_hints_works);
+
+	tc = tc_new(s, "without landlock");
+	tcase_add_loop_test(tc, test_nolandlock_refused_path_kills_and_names_it,
+	    0, nitems(refused));
+	tcase_add_loop_test(tc, test_nolandlock_stat_of_granted_file_only, 0,
+	    nitems(stat_cases));
+	tcase_add_test(tc, test_nolandlock_tmppath_mkstemp_works);
+	tcase_add_test(tc, test_nolandlock_tmppath_mkdtemp_mkdir_rmdir_work);
+	tcase_add_test(tc, test_nolandlock_tmpfile_works);
+	tcase_add_test(tc, test_nolandlock_symlink_out_of_tmp_leads_nowhere);
+	tcase_add_test(tc,
+	    test_nolandlock_dotdot_link_out_of_tmp_leads_nowhere);
+	tcase_add_test(tc, test_nolandlock_getpw_works);
+	tcase_add_loop_test(tc,
+	    test_nolandlock_dnspath_getaddrinfo_localhost_works, 0, 2);
+	tcase_add_test(tc, test_nolandlock_no_openat2_grants_nothing);
 
 	tc = tc_new(s, "narrow");
 	tcase_add_test(tc, test_narrowing_to_stdio_revokes_reads);

@@ -206,7 +206,8 @@ allowed_after(int i, int group)
 	for (j = i + 1; j < tame_nrules; j++) {
 		q = &tame_rules[j];
 		if (q->nr == tame_rules[i].nr && (q->any & group) != 0 &&
-		    (q->action == TA_ALLOW || q->action == TA_LANDLOCK))
+		    (q->action == TA_ALLOW || q->action == TA_LANDLOCK ||
+		    q->action == TA_NOLANDLOCK))
 			return 1;
 	}
 	return 0;
@@ -224,7 +225,8 @@ table_set(int group, struct nameset *s)
 	for (i = 0; i < tame_nrules; i++) {
 		r = &tame_rules[i];
 		if ((r->any & group) == 0 ||
-		    (r->action != TA_ALLOW && r->action != TA_LANDLOCK))
+		    (r->action != TA_ALLOW && r->action != TA_LANDLOCK &&
+		    r->action != TA_NOLANDLOCK))
 			continue;
 		set_add(s, r->name, 0);
 	}

@@ -40,7 +40,7 @@ make -s install PREFIX="$dir/prefix" >/dev/null || no "make install again failed
     libtame.so.0 ] || no "soname is not libtame.so.0"
 # only the public API is exported
 extra=$(nm -D --defined-only "$P/lib/libtame.so" | awk '$2 == "T" { sub(/@.*/, "", $3); print $3 }' |
-    grep -v '^tame\(_flags_held\|_flags_parse\|_flags_name\|_flag_name\|_landlock_abi\|_version\)\?$')
+    grep -v '^tame\(_flags_held\|_flags_parse\|_flags_name\|_flag_name\|_landlock_abi\|_flags_unconfined\|_version\)\?$')
 [ -z "$extra" ] || no "exported beyond the API: $extra"
 
 cat > "$dir/prog.c" <<'PROG'

@@ -83,17 +83,39 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 fi
 
 # --check with -f: exit 1 when a flag asked for cannot be confined as
-# documented (as on a kernel without Landlock), and say which
-NL="$B/tests/tools/refuse landlock_create_ruleset=ENOSYS --"
+# documented (as on a kernel without Landlock and openat2, before 5.6),
+# and say which; without Landlock alone the handler confines them
+NL="$B/tests/tools/refuse landlock=ENOSYS --"
+NLO="$B/tests/tools/refuse landlock=ENOSYS openat2=ENOSYS --"
 if [ -x "$B/tests/tools/refuse" ]; then
-	out=$($NL "$X" -f stdio,getpw --check) &&
-	    no "--check -f getpw without Landlock exited 0"
+	out=$($NLO "$X" -f stdio,getpw --check) &&
+	    no "--check -f getpw without Landlock and openat2 exited 0"
 	echo "$out" | grep -q '^getpw: cannot be confined here' ||
-	    no "--check without Landlock did not name getpw: $out"
-	$NL "$X" -f stdio,rpath --check >/dev/null ||
+	    no "--check without Landlock and openat2 did not name getpw: $out"
+	echo "$out" | grep -q '^tmppath:' &&
+	    no "--check named tmppath, which was not asked for: $out"
+	$NLO "$X" -f stdio,rpath --check >/dev/null ||
 	    no "--check -f stdio,rpath without Landlock should pass"
+	out=$($NL "$X" -f stdio,getpw,tmppath,dnspath --check) ||
+	    no "--check -f getpw,tmppath,dnspath without Landlock failed: $out"
+	echo "$out" | grep -q '^Landlock: missing: .*openat2' ||
+	    no "--check without Landlock did not name openat2: $out"
 	$X -f stdio,getpw,tmppath,dnspath --check >/dev/null ||
 	    no "--check -f getpw,tmppath,dnspath fails with Landlock"
+	# the flags at work without Landlock: id -un, a file made in /tmp
+	me=$(id -un)
+	out=$($NL "$X" -f stdio,getpw -- id -un 2>&1)
+	[ "$out" = "$me" ] ||
+	    no "id -un under stdio,getpw without Landlock said '$out'"
+	out=$($NL "$X" -f stdio,tmppath -- mktemp 2>&1)
+	case $out in /tmp/tmp.*) rm -f "$out" ;;
+	    *) no "mktemp under stdio,tmppath without Landlock said '$out'" ;;
+	esac
+	# and without openat2 as well: getpw grants nothing, id dies of it
+	out=$($NLO "$X" -f stdio,getpw -- id -un 2>&1)
+	[ $? -eq 159 ] || no "id -un without Landlock and openat2 did not die"
+	case $out in *"tame: "*"needs rpath"*) ;;
+	    *) no "id -un without openat2 said '$out'" ;; esac
 else
 	no "$B/tests/tools/refuse not built"
 fi

@@ -118,7 +118,8 @@ targets(struct input *in)
 		keep = (r >> 13) & 1;
 		tg[j].held = tame_expand(f) |
 		    (keep ? tg[j - 1].held & TAME__NOUNIX : 0);
-		tg[j].landlock_ok = tg[j - 1].landlock_ok & (int)(r >> 14);
+		tg[j].landlock_ok = tg[j - 1].landlock_ok != 1 ?
+		    tg[j - 1].landlock_ok : ((r >> 14) & 1) ? 1 : 2;
 	}
 	gate = take(in, 1) & 1 ? take(in, 8) : GATE;
 }

@@ -7,7 +7,9 @@
  *
  *	refuse call=ERRNO ... -- command [arg ...]
  *
- * Calls: landlock_create_ruleset, ptrace.  Errnos: ENOSYS, EPERM.
+ * Calls: landlock_create_ruleset, landlock (all three landlock_* calls:
+ * a kernel before 5.13), openat2 (a kernel before 5.6), ptrace.  Errnos:
+ * ENOSYS, EPERM.
  */
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -23,12 +25,19 @@
 #ifndef __NR_landlock_create_ruleset
 #define __NR_landlock_create_ruleset	444
 #endif
+#ifndef __NR_openat2
+#define __NR_openat2	437
+#endif
 
 static const struct {
 	const char	*name;
 	int		 nr;
 } calls[] = {
 	{ "landlock_create_ruleset", __NR_landlock_create_ruleset },
+	{ "landlock", __NR_landlock_create_ruleset },
+	{ "landlock", __NR_landlock_create_ruleset + 1 },	/* add_rule */
+	{ "landlock", __NR_landlock_create_ruleset + 2 },	/* restrict */
+	{ "openat2", __NR_openat2 },
 	{ "ptrace", __NR_ptrace },
 };
 
@@ -57,18 +66,22 @@ main(int argc, char *argv[])
 		if ((eq = strchr(argv[i], '=')) == NULL || n > 2 * MAXRULES)
 			errx(2, "usage: refuse call=ERRNO ... -- command");
 		*eq = '\0';
-		for (nr = -1, k = 0; k < N(calls); k++)
-			if (strcmp(calls[k].name, argv[i]) == 0)
-				nr = calls[k].nr;
 		for (e = -1, k = 0; k < N(errnos); k++)
 			if (strcmp(errnos[k].name, eq + 1) == 0)
 				e = errnos[k].e;
+		for (nr = -1, k = 0; k < N(calls); k++) {
+			if (strcmp(calls[k].name, argv[i]) != 0 || e == -1)
+				continue;
+			if (n > 2 * MAXRULES - 1)
+				errx(2, "too many calls");
+			nr = calls[k].nr;
+			insns[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP |
+			    BPF_JEQ | BPF_K, (unsigned)nr, 0, 1);
+			insns[n++] = (struct sock_filter)BPF_STMT(BPF_RET |
+			    BPF_K, SECCOMP_RET_ERRNO | (unsigned)e);
+		}
 		if (nr == -1 || e == -1)
 			errx(2, "unknown call or errno: %s=%s", argv[i], eq + 1);
-		insns[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ |
-		    BPF_K, (unsigned)nr, 0, 1);
-		insns[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
-		    SECCOMP_RET_ERRNO | (unsigned)e);
 	}
 	if (i + 1 >= argc)
 		errx(2, "usage: refuse call=ERRNO ... -- command");
