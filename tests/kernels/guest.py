@@ -11,9 +11,10 @@ What it prints on the serial console, for boot.py and matrix.py:
     @@na SUITE FEATURE        a line "n/a: FEATURE" the suite printed
     @@result SUITE PASSED FAILED SECONDS [why]
     @@end
-A failed suite's whole output goes to the console between
-"@@output SUITE" and "@@endoutput", so the log shows why.  Output of a
-suite that passed stays in the guest: the serial line is slow under TCG.
+Each suite's output goes to the console as it comes, between
+"@@output SUITE" and "@@endoutput", so the log shows why a suite failed
+and where one hung; Check programs run verbose (CK_VERBOSITY, one line
+a test) for that reason.
 
 Check's timeouts are multiplied (CK_TIMEOUT_MULTIPLIER, 10 unless set):
 TCG runs code 10 to 30 times slower than the host, and a test that
@@ -27,6 +28,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 NA = re.compile(r"\bn/a: (.+?)\s*$")
@@ -39,20 +41,34 @@ def say(line):
 
 
 def run(suite, timeout):
+    """Run one suite, its output echoed to the console as it comes (a
+    suite that hangs shows where)."""
     cmd = ["sh", suite] if suite.endswith(".sh") else [suite]
     start = time.monotonic()
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE,
                          stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                          start_new_session=True)
-    why = ""
-    try:
-        out, _ = p.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(p.pid, signal.SIGKILL)
-        out, _ = p.communicate()
-        why = "killed after %d s" % timeout
+    killed = []
+
+    def bound():
+        try:
+            p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            killed.append(1)
+            os.killpg(p.pid, signal.SIGKILL)
+    threading.Thread(target=bound, daemon=True).start()
+    say("@@output " + suite)
+    lines = []
+    for raw in p.stdout:
+        line = raw.decode(errors="replace")
+        lines.append(line)
+        sys.stdout.write(line if line.endswith("\n") else line + "\n")
+        sys.stdout.flush()
+    p.wait()
+    say("@@endoutput")
+    why = "killed after %d s" % timeout if killed else ""
     seconds = time.monotonic() - start
-    out = out.decode(errors="replace")
+    out = "".join(lines)
     if why:
         passed, failed = 0, 1
     elif suite.endswith(".sh"):
@@ -74,17 +90,13 @@ def main():
     args = ap.parse_args()
     os.environ.setdefault("CK_TIMEOUT_MULTIPLIER", "10")
     os.environ.setdefault("B", "build")
+    os.environ.setdefault("CK_VERBOSITY", "verbose")
     for suite in args.suites:
         say("@@start " + suite)
         passed, failed, seconds, why, out = run(suite, args.timeout)
         for feature in sorted({m.group(1) for m in
                                map(NA.search, out.splitlines()) if m}):
             say("@@na %s %s" % (suite, feature))
-        if failed:
-            say("@@output " + suite)
-            sys.stdout.write(out if out.endswith("\n") or not out
-                             else out + "\n")
-            say("@@endoutput")
         say("@@result %s %d %d %.0f %s" % (suite, passed, failed, seconds,
                                            why))
     say("@@end")
