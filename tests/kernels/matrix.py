@@ -88,6 +88,7 @@ def main():
     info = []
     cols = []
     failures = []
+    silent = set()
     for k in chosen:
         un = K.unavailable_path(k)
         if os.path.exists(un):
@@ -119,8 +120,10 @@ def main():
                 why = ("guest %s" % guest[1]) if guest else "guest did not run"
                 row.append("no result: " + why)
                 failed += 1
-                failures.append((k.name, s, "no result: " + why,
-                                 tail_of_log(k)))
+                if k.name not in silent:	# the log's tail once a kernel
+                    silent.add(k.name)
+                    failures.append((k.name, s + " and after",
+                                     "no result: " + why, tail_of_log(k)))
                 continue
             p, f, sec, why = res[s]
             if f:
