@@ -79,7 +79,7 @@ def boot(k, suites, minutes, suite_timeout):
                      w[5].strip() if len(w) > 5 else ""), flush=True)
     p.wait()
     elapsed = time.monotonic() - start
-    note = "@@guest %s %.0f %s\n" % (
+    note = "\n@@guest %s %.0f %s\n" % (
         k.name, elapsed,
         "killed after %d minutes" % minutes if killed else "ended")
     log.write(note)

@@ -25,7 +25,7 @@ import matrix
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--minutes", type=int, default=45,
+    ap.add_argument("--minutes", type=int, default=120,
                     help="kill a guest after this long")
     ap.add_argument("--suite-timeout", type=int, default=1200,
                     help="kill one suite after this many seconds")

@@ -5,7 +5,7 @@
 #   make check-kernels KERNEL_MINUTES=60          the bound per guest
 #   make check-kernels KERNEL_JOBS=3              guests at once
 KERNELS		?=
-KERNEL_MINUTES	?= 45
+KERNEL_MINUTES	?= 120
 KERNEL_JOBS	?= 1
 KERNEL_SUITES	= $(TEST_BINS) $(sort $(wildcard tests/cli/*.sh))
 

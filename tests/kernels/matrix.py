@@ -45,7 +45,7 @@ def parse_log(path):
         return res, na, outs, check, guest
     for line in open(path, errors="replace"):
         line = line.rstrip("\r\n")
-        if cur is not None:
+        if cur is not None and "@@guest " not in line:	# cut short
             if line == "@@endoutput":
                 cur = None
             else:
@@ -63,8 +63,8 @@ def parse_log(path):
             outs[cur] = []
         elif line.startswith("@@check "):
             check.append(line[len("@@check "):])
-        elif line.startswith("@@guest "):
-            w = line.split(None, 3)
+        elif "@@guest " in line:	# after a line qemu's end cut short
+            w = line[line.index("@@guest "):].split(None, 3)
             guest = (int(w[2]), w[3])
     return res, na, outs, check, guest
 
