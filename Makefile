@@ -6,6 +6,8 @@
 #	make bench		run the benchmarks, write reports/
 #	make census		audit and run tamed every program of /usr/bin,
 #				write reports/census.md
+#	make check-kernels	every test on Debian's 5.10, 6.1 and 6.12 under
+#				qemu: the kernel matrix (KERNELS=... a subset)
 #	make install PREFIX=DIR	install (DESTDIR honoured)
 #	make deps		install missing Debian packages
 
@@ -190,6 +192,7 @@ include tests/tests.mk
 -include ports/ports.mk
 -include bench/bench.mk
 include census/census.mk
+include tests/kernels/kernels.mk
 
 deps:
 	@sh .ci/deps.sh

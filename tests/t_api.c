@@ -618,6 +618,11 @@ START_TEST(test_landlock_layers_used_up)
 {
 	struct outcome o;
 
+	if (tame_landlock_abi() == 0) {		/* no layers to use up */
+		printf("n/a: Landlock (this kernel has none)\n");
+		fflush(stdout);
+		return;
+	}
 	o = h_run(TAME_STDIO, use_up_layers, body_layers_used_up, NULL);
 	ck_assert_violation(o, "openat", "rpath");
 }

@@ -983,6 +983,16 @@ START_TEST(test_file_handles_die)
 
 	ctx_init(&c);
 	c.variant = _i;
+	/* An overlay over 9p (make check-kernels' guests) makes no handles:
+	 * nothing to get around there, and the setup would fail. */
+	passwd_handle.h.handle_bytes = MAX_HANDLE_SZ;
+	if (name_to_handle_at(AT_FDCWD, "/etc/passwd", &passwd_handle.h,
+	    &(int){0}, 0) == -1 && errno == EOPNOTSUPP) {
+		printf("n/a: file handles (none on the file system of "
+		    "/etc/passwd)\n");
+		fflush(stdout);
+		return;
+	}
 	/* with every flag but the paths: a handle must not stand in */
 	o = h_run(ALL_BUT(TAME_RPATH | TAME_WPATH | TAME_CPATH), setup_handle,
 	    body_handle, &c);

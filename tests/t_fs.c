@@ -1190,6 +1190,16 @@ START_TEST(test_xattr_user_and_acl_names_only)
 	char v[8] = "";
 	ssize_t n;
 
+	/* tmpfs keeps user.* names from 6.6 on: an overlay with tmpfs
+	 * above (make check-kernels' guests on 6.1) refuses them all */
+	if (c->allowed && setxattr(fx->file, "user.probe", "", 0, 0) == -1 &&
+	    errno == EOPNOTSUPP) {
+		printf("n/a: user xattrs (none on the test directory's "
+		    "file system)\n");
+		fflush(stdout);
+		return;
+	}
+	removexattr(fx->file, "user.probe");
 	o = h_run(TAME_STDIO | TAME_RPATH | TAME_WPATH, setup_open_rw,
 	    body_xattr, (void *)c);
 	n = getxattr(fx->file, c->name, v, sizeof(v));

@@ -1,0 +1,66 @@
+#!/usr/bin/python3
+"""make check-kernels: fetch the pinned kernels, build each one's
+initramfs, boot each in turn with the suites given, print the matrix.
+
+usage: KERNELS='6.1 6.12-amd64' check.py [--minutes N] SUITE...
+
+Kernels run one after another (each guest takes both cores), or
+--jobs at once: the sum of the time is about the same under TCG, but
+then each guest's minutes are not its own.  A kernel
+that cannot be fetched, or whose initramfs cannot be made, is not
+booted and its column says so."""
+
+import argparse
+import concurrent.futures
+import os
+import subprocess
+import sys
+
+import boot
+import fetch
+import initramfs
+import kernels as K
+import matrix
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--minutes", type=int, default=120,
+                    help="kill a guest after this long")
+    ap.add_argument("--suite-timeout", type=int, default=1200,
+                    help="kill one suite after this many seconds")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="guests at once (each wants 2 cores)")
+    ap.add_argument("suites", nargs="+")
+    a = ap.parse_args()
+    chosen = K.select(K.read_list(), os.environ.get("KERNELS", ""))
+    excluded = matrix.read_excluded()
+    run = [s for s in a.suites if s not in excluded]
+    fetch.fetch(chosen)
+    ready = []
+    for k in chosen:
+        if os.path.exists(K.log_path(k)):
+            os.unlink(K.log_path(k))	# a stale log never counts
+        if os.path.exists(K.unavailable_path(k)):
+            continue
+        try:
+            mods = initramfs.build(k)
+        except (SystemExit, OSError, subprocess.CalledProcessError) as e:
+            why = "initramfs: %s" % e
+            print("check-kernels: %s: not available: %s" % (k.name, why))
+            with open(K.unavailable_path(k), "w") as f:
+                f.write(why + "\n")
+            continue
+        print("check-kernels: %s: initramfs with %s" % (k.name,
+                                                       " ".join(mods)))
+        ready.append(k)
+    with concurrent.futures.ThreadPoolExecutor(max(1, a.jobs)) as pool:
+        for f in [pool.submit(boot.boot, k, run, a.minutes, a.suite_timeout)
+                  for k in ready]:
+            f.result()
+    sys.argv = ["matrix.py"] + [k.name for k in chosen] + ["--"] + a.suites
+    return matrix.main()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,46 @@
+#!/bin/busybox sh
+# The guest's first process (initramfs.py makes it /init).  It gives the
+# guest what a container has: the host's root, read-only over 9p, under
+# an overlay with tmpfs above it (a writable root, /tmp on the same
+# mount as the rest), its own /proc, /sys, /dev and devpts; then runs
+# the file named by tame.run= on the kernel command line (boot.py
+# writes it into the build directory, which the host root carries),
+# chrooted, and turns the machine off.  All output goes to the serial
+# console, which boot.py keeps as build/kernels/NAME.log.
+/bin/busybox --install -s /bin
+export PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+echo "init: kernel $(uname -r)"
+for m in $(cat /modules/order); do
+	insmod /modules/$m.ko || echo "init: insmod $m failed"
+done
+# cache=loose: with 9p's default (no cache) inodes are not stable, and
+# Landlock rules, which hold inodes, would never match.
+mount -t 9p -o trans=virtio,version=9p2000.L,cache=loose,ro,msize=262144 \
+    hostroot /lower || { echo "init: cannot mount the host root"; reboot -f; }
+mount -t tmpfs -o mode=0755 tmpfs /upper
+mkdir /upper/rw /upper/work
+mount -t overlay -o lowerdir=/lower,upperdir=/upper/rw,workdir=/upper/work \
+    overlay /newroot || { echo "init: no overlay"; reboot -f; }
+mount -t proc proc /newroot/proc
+mount -t sysfs sysfs /newroot/sys
+mount -t devtmpfs devtmpfs /newroot/dev
+mkdir -p /newroot/dev/pts /newroot/dev/shm
+mount -t devpts -o newinstance,ptmxmode=0666,gid=5,mode=0620 devpts \
+    /newroot/dev/pts
+ln -sf pts/ptmx /newroot/dev/ptmx
+mount -t tmpfs -o mode=1777 tmpfs /newroot/dev/shm
+ip link set lo up
+hostname "$(cat /newroot/etc/hostname 2>/dev/null || echo guest)"
+run=$(sed -n 's/.*tame\.run=\([^ ]*\).*/\1/p' /proc/cmdline)
+if [ -n "$run" ]; then
+	chroot /newroot /bin/sh "$run"
+	echo "init: $run ended with status $?"
+else
+	echo "init: no tame.run= on the command line: a shell"
+	setsid cttyhack sh
+fi
+sync
+reboot -f

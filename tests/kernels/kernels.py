@@ -1,0 +1,68 @@
+"""The pinned kernel list (kernels.txt) and the paths every step shares.
+
+Each step of `make check-kernels` (fetch.py, initramfs.py, boot.py,
+matrix.py) reads the list through here, so a kernel's files are named
+in one place."""
+
+import os
+from collections import namedtuple
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(HERE))
+
+Kernel = namedtuple("Kernel", "name suite package version arch")
+
+
+def build_dir():
+    """build/kernels/ of the build directory make uses ($B)."""
+    b = os.environ.get("B", "build")
+    return os.path.join(TOP, b, "kernels") if not os.path.isabs(b) \
+        else os.path.join(b, "kernels")
+
+
+def read_list(path=os.path.join(HERE, "kernels.txt")):
+    kernels = []
+    with open(path) as f:
+        for line in f:
+            line = line.split("#", 1)[0].split()
+            if not line:
+                continue
+            if len(line) != 5:
+                raise SystemExit("%s: a line needs 5 fields: %s"
+                                 % (path, " ".join(line)))
+            kernels.append(Kernel(*line))
+    return kernels
+
+
+def select(kernels, wanted):
+    """KERNELS=... : names separated by spaces or commas; a bare version
+    (6.1) picks that version on every architecture.  An unknown name is
+    an error, never an empty run."""
+    if not wanted or not wanted.strip():
+        return kernels
+    chosen = []
+    for w in wanted.replace(",", " ").split():
+        hits = [k for k in kernels
+                if k.name == w or k.name.startswith(w + "-")]
+        if not hits:
+            raise SystemExit("check-kernels: no kernel %r in kernels.txt "
+                             "(there are: %s)"
+                             % (w, " ".join(k.name for k in kernels)))
+        chosen += [k for k in hits if k not in chosen]
+    return chosen
+
+
+def deb_path(k):
+    """Where fetch.py leaves the package (apt-get download's own name,
+    with the epoch's colon escaped as apt escapes it)."""
+    return os.path.join(build_dir(), "debs", "%s_%s_%s.deb"
+                        % (k.package, k.version.replace(":", "%3a"), k.arch))
+
+
+def unavailable_path(k):
+    """Written by fetch.py when the package cannot be had: one line why."""
+    return os.path.join(build_dir(), k.name + ".unavailable")
+
+
+def log_path(k):
+    return os.path.join(build_dir(), k.name + ".log")

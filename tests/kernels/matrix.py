@@ -1,0 +1,180 @@
+#!/usr/bin/python3
+"""The kernel matrix: read the guests' logs (build/kernels/NAME.log) and
+print one row per suite, one column per kernel, each cell
+
+    passed                      every test of the suite passed
+    passed; n/a: FEATURE        ... and the suite said the kernel lacks FEATURE
+    failed F of N               F tests failed (a CLI test is one test)
+    no result: WHY              the guest ended or was killed before it
+    not available               the kernel could not be fetched (why below)
+    excluded: REASON            exclude.txt leaves it out, saying why
+
+then each failure with its kernel, suite and the tail of its output.
+Also written to build/kernels/matrix.md.  The last line is the
+project's "N passed, N failed", over suites x kernels: a passed cell
+(n/a included) counts passed; failed, no result and not available
+count failed; excluded cells count in neither and are listed above it.
+
+usage: matrix.py NAME... -- SUITE..."""
+
+import os
+import re
+import sys
+
+import kernels as K
+
+TAIL = 25
+
+
+def read_excluded():
+    out = {}
+    for line in open(os.path.join(K.HERE, "exclude.txt")):
+        line = line.split("#", 1)[0].strip()
+        if line:
+            suite, reason = line.split(None, 1)
+            out[suite] = reason
+    return out
+
+
+def parse_log(path):
+    """{suite: (passed, failed, seconds, why)}, n/a features, failure
+    outputs, what tame-exec --check said, and how the guest ended."""
+    res, na, outs, check, guest = {}, {}, {}, [], None
+    cur = None
+    if not os.path.exists(path):
+        return res, na, outs, check, guest
+    for line in open(path, errors="replace"):
+        line = line.rstrip("\r\n")
+        if cur is not None and "@@guest " not in line:	# cut short
+            if line == "@@endoutput":
+                cur = None
+            else:
+                outs[cur].append(line)
+            continue
+        if line.startswith("@@result "):
+            w = line.split(None, 5)
+            res[w[1]] = (int(w[2]), int(w[3]), int(w[4]),
+                         w[5] if len(w) > 5 else "")
+        elif line.startswith("@@na "):
+            _, suite, feature = line.split(None, 2)
+            na.setdefault(suite, []).append(feature)
+        elif line.startswith("@@output "):
+            cur = line.split(None, 1)[1]
+            outs[cur] = []
+        elif line.startswith("@@check "):
+            check.append(line[len("@@check "):])
+        elif "@@guest " in line:	# after a line qemu's end cut short
+            w = line[line.index("@@guest "):].split(None, 3)
+            guest = (int(w[2]), w[3])
+    return res, na, outs, check, guest
+
+
+def landlock(check):
+    for l in check:
+        if l.startswith("Landlock:"):
+            return l.split(":", 2)[1].strip() if l.count(":") > 1 \
+                else l[len("Landlock:"):].strip()
+    return "?"
+
+
+def main():
+    argv = sys.argv[1:]
+    sep = argv.index("--")
+    names, suites = argv[:sep], argv[sep + 1:]
+    chosen = K.select(K.read_list(), " ".join(names))
+    excluded = read_excluded()
+    passed = failed = skipped = 0
+    head = ["suite"]
+    info = []
+    cols = []
+    failures = []
+    silent = set()
+    for k in chosen:
+        un = K.unavailable_path(k)
+        if os.path.exists(un):
+            cols.append(("unavailable", open(un).read().strip()))
+            head.append(k.name)
+            info.append("%s: not available: %s" % (k.name, cols[-1][1]))
+            continue
+        res, na, outs, check, guest = parse_log(K.log_path(k))
+        cols.append(("log", (res, na, outs, guest)))
+        head.append(k.name)
+        info.append("%s: %s (%s), Landlock %s, guest %s" % (
+            k.name, k.package, k.version, landlock(check),
+            "%.1f minutes, %s" % (guest[0] / 60, guest[1]) if guest
+            else "did not run"))
+    rows = []
+    for s in suites:
+        row = [s]
+        for k, (kind, data) in zip(chosen, cols):
+            if s in excluded:
+                row.append("excluded: " + excluded[s])
+                skipped += 1
+                continue
+            if kind == "unavailable":
+                row.append("not available")
+                failed += 1
+                continue
+            res, na, outs, guest = data
+            if s not in res:
+                why = ("guest %s" % guest[1]) if guest else "guest did not run"
+                row.append("no result: " + why)
+                failed += 1
+                if k.name not in silent:	# the log's tail once a kernel
+                    silent.add(k.name)
+                    failures.append((k.name, s + " and after",
+                                     "no result: " + why, tail_of_log(k)))
+                continue
+            p, f, sec, why = res[s]
+            if f:
+                cell = "failed %d of %d" % (f, p + f)
+                if why:
+                    cell += " (%s)" % why
+                failed += 1
+                failures.append((k.name, s, cell, outs.get(s, [])[-TAIL:]))
+            else:
+                cell = "passed"
+                passed += 1
+            if s in na:
+                cell += "; n/a: " + ", ".join(na[s])
+            row.append(cell)
+        rows.append(row)
+    text = render(head, rows, info, failures, skipped)
+    os.makedirs(K.build_dir(), exist_ok=True)
+    with open(os.path.join(K.build_dir(), "matrix.md"), "w") as f:
+        f.write(text + "\n%d passed, %d failed\n" % (passed, failed))
+    print(text)
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+def tail_of_log(k):
+    try:
+        lines = open(K.log_path(k), errors="replace").read().splitlines()
+    except OSError:
+        return []
+    return lines[-TAIL:]
+
+
+def render(head, rows, info, failures, skipped):
+    out = ["# Kernel matrix", ""]
+    out += ["- " + i for i in info] + [""]
+    widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
+    line = lambda r: "| " + " | ".join(c.ljust(w) for c, w in
+                                      zip(r, widths)) + " |"
+    out.append(line(head))
+    out.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    out += [line(r) for r in rows]
+    out.append("")
+    if skipped:
+        out.append("%d cells excluded (exclude.txt; the reason is in each "
+                   "cell)" % skipped)
+    for name, suite, cell, tail in failures:
+        out += ["", "## %s, %s: %s" % (name, suite, cell),
+                "(last lines; the whole output is in build/kernels/%s.log)"
+                % name, "", "```"] + tail + ["```"]
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
