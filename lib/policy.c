@@ -224,6 +224,9 @@ const struct tame_rule tame_rules[] = {
 	 */
 	{ SYS(prctl), BASE, .cond = { IN(0, ALL32, PR_SET_DUMPABLE),
 	    ZERO(1) }, .why = "become undumpable (gpg-agent): it only narrows" },
+	/* qemu: what a machine-check memory error does to this process */
+	{ SYS(prctl), BASE, .cond = { IN(0, ALL32, PR_MCE_KILL,
+	    PR_MCE_KILL_GET) }, .why = "machine-check kill policy of self (qemu)" },
 
 	/* Signals within the process.  SIGSYS stays libtame's. */
 	{ SYS(rt_sigreturn), BASE, .why = WHY_SIG },
@@ -811,7 +814,17 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(mprotect), BASE, .action = TA_DENY,
 	    .cond = { IN(2, PROT_EXEC, PROT_EXEC) }, .why = WHY_WX },
 	{ SYS(pkey_mprotect), BASE, .action = TA_DENY,
-	    .cond = { IN(2, PROT_EXEC, PROT_EXEC) }, .why = WHY_WX },
+	    .cond = { IN(2, PROT_EXEC, PROT_EXEC) }, .why = WHY_WX },	/*
+	 * An io_uring's requests are made by the kernel's workers, which no
+	 * filter sees (qemu sets one up): one made before tame() even fails
+	 * tame() with EBUSY when it polls on its own.
+	 */
+	{ SYS(io_uring_setup), BASE, .action = TA_DENY,
+	    .why = "its requests run outside the filter" },
+	{ SYS(io_uring_enter), BASE, .action = TA_DENY,
+	    .why = "its requests run outside the filter" },
+	{ SYS(io_uring_register), BASE, .action = TA_DENY,
+	    .why = "its requests run outside the filter" },
 };
 const int tame_nrules = sizeof(tame_rules) / sizeof(tame_rules[0]);
 

@@ -2393,6 +2393,28 @@ START_TEST(test_undumpable_works_under_any_flag)
 END_TEST
 
 /*
+ * qemu asks to be killed early on a machine-check memory error, and
+ * reads the policy back; a kernel without memory-failure handling
+ * answers EINVAL, never a kill.
+ */
+static int
+body_mce_kill(void *arg)
+{
+	(void)arg;
+	if (prctl(PR_MCE_KILL, PR_MCE_KILL_SET, PR_MCE_KILL_EARLY, 0, 0) == -1)
+		return errno == EINVAL ? 0 : 1;
+	return prctl(PR_MCE_KILL_GET, 0, 0, 0, 0) == PR_MCE_KILL_EARLY ? 0 : 2;
+}
+
+START_TEST(test_mce_kill_policy_works_under_any_flag)
+{
+	struct outcome o = h_run(TAME_RW, NULL, body_mce_kill, NULL);
+
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
+/*
  * libaudit's audit_open() (lastlog, login tools) takes
  * EPROTONOSUPPORT for a kernel without audit and goes on: under any
  * set, even every flag.
@@ -2723,6 +2745,7 @@ proc_net_suite(void)
 	tcase_add_test(tc, test_sched_queries_of_self_work_without_proc);
 	tcase_add_test(tc, test_sched_queries_of_other_work_with_proc);
 	tcase_add_test(tc, test_undumpable_works_under_any_flag);
+	tcase_add_test(tc, test_mce_kill_policy_works_under_any_flag);
 	tcase_add_loop_test(tc, test_netlink_audit_is_eprotonosupport, 0, 2);
 	tcase_add_test(tc, test_seccomp_questions_work_under_any_flag);
 	tcase_add_test(tc, test_get_mempolicy_works_under_any_flag);
