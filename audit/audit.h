@@ -176,6 +176,8 @@ enum blocker_kind {
 				   ended otherwise */
 	BLOCK_STATIC,		/* a static program: tame-exec cannot
 				   preload into it */
+	BLOCK_LOG,		/* lines of the log not understood: their
+				   calls are not counted */
 };
 
 struct blocker {

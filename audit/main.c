@@ -517,6 +517,32 @@ only_survivable(const struct findings *f)
 	return 1;
 }
 
+/*
+ * A line of the log not understood may be a call not counted: no run
+ * with one is tameable with confidence.
+ */
+static void
+unread_lines(const struct audit *a, struct findings *f, int *status)
+{
+	const struct run *r;
+	char *detail;
+	int i;
+
+	for (i = 0; i < a->nruns; i++) {
+		r = &a->runs[i];
+		if (r->malformed == 0)
+			continue;
+		if (asprintf(&detail, "%s: %ld line%s not understood (first: "
+		    "%s)", r->name, r->malformed, r->malformed == 1 ? "" : "s",
+		    r->first_bad) == -1)
+			err(1, NULL);
+		verdict_add(f, BLOCK_LOG, -1, detail, xstrdup("the calls on "
+		    "those lines are not counted, so no suggestion can be "
+		    "trusted: keep the log (--keep-log) and report it"));
+		*status = EXIT_UNTAMEABLE;
+	}
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -644,6 +670,8 @@ main(int argc, char *argv[])
 		status = EXIT_UNTAMEABLE;
 	}
 	run_warnings(a, &f);
+	if (!o.ctx.checking)
+		unread_lines(a, &f, &status);
 	if (!o.ctx.checking)
 		coverage_warnings(&f, a->runs[0].exe);
 	if (!o.ctx.checking && !f.tameable && o.ctx.format == REPORT_FLAGS) {

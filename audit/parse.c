@@ -400,6 +400,9 @@ tail:
 			i++;
 		if (i < len && a[i] == '<')
 			i = skip_decoration(a, len, i);
+		/* -yy's "3</memfd:x>(deleted)": a file with no name left */
+		else if (len - i >= 9 && memcmp(a + i, "(deleted)", 9) == 0)
+			i += 9;
 		else if (len - i >= 2 && a[i] == '/' && a[i + 1] == '*') {
 			for (i += 2; i + 1 < len && !(a[i] == '*' &&
 			    a[i + 1] == '/'); i++)

@@ -40,6 +40,7 @@ static const char *const kind_names[] = {
 	[BLOCK_SOFT] = "soft",
 	[BLOCK_VERIFY] = "verify",
 	[BLOCK_STATIC] = "static",
+	[BLOCK_LOG] = "log",
 };
 
 const char *

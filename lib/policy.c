@@ -336,6 +336,9 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(mremap), MALLOC, .why = WHY_MEM },
 	{ SYS(madvise), MALLOC, .why = WHY_MEM },
 	{ SYS(getrandom), MALLOC, .why = "malloc seeds its tcache key" },
+	/* qemu probes it: memory with a descriptor, as W^X as any other */
+	{ SYS(memfd_create), MALLOC,
+	    .why = "anonymous memory with a descriptor, never executable" },
 	{ SYS(msync), MALLOC, .why = WHY_MEM },
 	{ SYS(mincore), MALLOC, .why = WHY_MEM },
 	{ SYS(clone), MALLOC, .cond = { IN(0, THREAD_CLONE, THREAD_CLONE),

@@ -168,6 +168,13 @@ START_TEST(test_decorations)
 	    sizeof(out)), 11);
 	ck_assert_str_eq(out, "/tmp/we>ird");
 	ck_assert_int_eq(st_decoration("\"a<b>\"", 6, out, sizeof(out)), -1);
+	/* a file with no name left (qemu's memfd): -yy adds "(deleted)" */
+	ck_assert_int_eq(feed("4  memfd_create(\"test\", 0x3 /* MFD_CLOEXEC|"
+	    "MFD_ALLOW_SEALING */) = 3</memfd:test>(deleted)"), 1);
+	ck_assert_int_eq(ev.ret, 3);
+	ck_assert_int_eq(feed("4  close(3</memfd:test>(deleted)) = 0"), 1);
+	ck_assert_int_eq(st_number(arg(0), strlen(arg(0)), &ev.ret), 0);
+	ck_assert_int_eq(ev.ret, 3);
 }
 END_TEST
 

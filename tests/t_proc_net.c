@@ -2406,6 +2406,32 @@ body_mce_kill(void *arg)
 	return prctl(PR_MCE_KILL_GET, 0, 0, 0, 0) == PR_MCE_KILL_EARLY ? 0 : 2;
 }
 
+/* qemu makes a sealable memfd: memory, under malloc */
+static int
+body_memfd(void *arg)
+{
+	char c = 0;
+	int fd;
+
+	(void)arg;
+	if ((fd = (int)syscall(SYS_memfd_create, "test", MFD_CLOEXEC |
+	    MFD_ALLOW_SEALING)) == -1)
+		return 1;
+	if (write(fd, "x", 1) != 1 || pread(fd, &c, 1, 0) != 1 || c != 'x')
+		return 2;
+	return close(fd) == 0 ? 0 : 3;
+}
+
+START_TEST(test_memfd_works_under_malloc)
+{
+	struct outcome o = h_run(TAME_STDIO, NULL, body_memfd, NULL);
+
+	ck_assert_exit(o, 0);
+	o = h_run(TAME_RW, NULL, body_memfd, NULL);
+	ck_assert_violation(o, "memfd_create", "malloc");
+}
+END_TEST
+
 START_TEST(test_mce_kill_policy_works_under_any_flag)
 {
 	struct outcome o = h_run(TAME_RW, NULL, body_mce_kill, NULL);
@@ -2746,6 +2772,7 @@ proc_net_suite(void)
 	tcase_add_test(tc, test_sched_queries_of_other_work_with_proc);
 	tcase_add_test(tc, test_undumpable_works_under_any_flag);
 	tcase_add_test(tc, test_mce_kill_policy_works_under_any_flag);
+	tcase_add_test(tc, test_memfd_works_under_malloc);
 	tcase_add_loop_test(tc, test_netlink_audit_is_eprotonosupport, 0, 2);
 	tcase_add_test(tc, test_seccomp_questions_work_under_any_flag);
 	tcase_add_test(tc, test_get_mempolicy_works_under_any_flag);

@@ -220,6 +220,14 @@ grep -q 'rpath .*\[needed in 1 of 2 runs\]' "$W/m" || fail "merge: $(cat "$W/m")
 [ "$("$AUDIT" --flags-only --from-log "$W/1.log" 2>&1)" = stdio,rpath ] ||
     fail "from-log"
 
+# a line of the log not understood may hide a call: not tameable
+{ cat "$W/1.log"; echo '4242  read(3, "x", 1) = what'; } > "$W/bad.log"
+"$AUDIT" --json -o "$W/b.json" --from-log "$W/bad.log"
+[ $? -eq 5 ] || fail "a line not understood: status not 5"
+jq -e '.blockers | map(.kind) == ["log"]' "$W/b.json" > /dev/null ||
+    fail "a line not understood: $(jq -c .blockers "$W/b.json")"
+validate "$W/b.json"
+
 # Bad input: a clear line and a documented status, never a crash
 expect() {	# status pattern command...
 	want=$1 pat=$2
