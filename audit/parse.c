@@ -71,12 +71,16 @@ fail(struct st_parser *p, const char *why)
 	return -1;
 }
 
-/* Does a '<' at i open an fd decoration?  It follows a value. */
+/*
+ * Does a '<' at i open an fd decoration?  It follows a value, or the
+ * comment -X verbose writes after one: "-100 /\* AT_FDCWD *\/</srv/[x>".
+ */
 static int
 opens_decoration(const char *s, size_t i)
 {
 	return i > 0 && (isalnum((unsigned char)s[i - 1]) || s[i - 1] == '_' ||
-	    s[i - 1] == ']' || s[i - 1] == ')' || s[i - 1] == '>');
+	    s[i - 1] == ']' || s[i - 1] == ')' || s[i - 1] == '>' ||
+	    (i > 1 && s[i - 1] == '/' && s[i - 2] == '*'));
 }
 
 /*

@@ -168,6 +168,12 @@ START_TEST(test_decorations)
 	    sizeof(out)), 11);
 	ck_assert_str_eq(out, "/tmp/we>ird");
 	ck_assert_int_eq(st_decoration("\"a<b>\"", 6, out, sizeof(out)), -1);
+	/* a working directory with brackets and a comma, after -X's comment */
+	ck_assert_int_eq(feed("4  openat(-100 /* AT_FDCWD */</srv/[x],y>, "
+	    "\"a\", 0x80000 /* O_RDONLY|O_CLOEXEC */) = 3</srv/[x],y/a>"), 1);
+	ck_assert_int_eq(ev.nargs, 3);
+	ck_assert_str_eq(arg(1), "\"a\"");
+	ck_assert_int_eq(ev.ret, 3);
 	/* a file with no name left (qemu's memfd): -yy adds "(deleted)" */
 	ck_assert_int_eq(feed("4  memfd_create(\"test\", 0x3 /* MFD_CLOEXEC|"
 	    "MFD_ALLOW_SEALING */) = 3</memfd:test>(deleted)"), 1);
