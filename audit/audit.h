@@ -56,7 +56,8 @@ struct need {
 	char		*module;	/* code: the file mapped, or NULL */
 	int		 code;		/* asks for executable memory */
 	int		 failed;	/* the traced call failed */
-	int		 makes_fd;	/* it returned a new descriptor */
+	int		 makes_fd;	/* it made a descriptor whose later
+					   calls log.c follows (fd_track) */
 	int		 err;		/* the errno it failed with, or 0 */
 	int		 soft_err;	/* a soft denial's errno for it, or 0 */
 	int		 fd_used;	/* a later call on the descriptor it

@@ -566,22 +566,6 @@ mapped_file(const struct call_text *t)
 	return strndup(p + 1, (size_t)(q - p - 2));
 }
 
-/* Did the call return a new descriptor? */
-static int
-makes_descriptor(const struct call_text *t)
-{
-	static const char *const makers[] = { "socket", "openat", "open",
-	    "openat2", "accept", "accept4", "creat", NULL };
-	int i;
-
-	if (!t->returned || t->ret < 0)
-		return 0;
-	for (i = 0; makers[i] != NULL; i++)
-		if (strcmp(t->name, makers[i]) == 0)
-			return 1;
-	return 0;
-}
-
 /* Calls on a descriptor after the one that made it: was it of use? */
 static void
 note_use(struct audit *a, const struct call_text *t)
@@ -635,7 +619,6 @@ classify(struct audit *a, const struct call_text *t)
 	nd->module = module;
 	nd->failed = c.err != 0;
 	nd->err = c.err;
-	nd->makes_fd = makes_descriptor(t);
 	solve(&c, nd);
 	if (t->creator >= 0)
 		after_creator(nd, &a->needs[t->creator]);

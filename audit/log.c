@@ -103,6 +103,7 @@ fd_track(struct audit *a, struct procs *p, int tgid,
 	}
 	p->fds[p->nfds++] = (struct fdnote){ .tgid = tgid,
 	    .fd = (int)ev->ret, .need = need };
+	a->needs[need].makes_fd = 1;	/* its uses are followed now */
 }
 
 static struct task *

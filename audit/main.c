@@ -380,24 +380,38 @@ no_marker(const struct options *o, const struct run *r, int from_log)
 	    o->argv[0]);
 }
 
-/* Trace one run into a new audit; its wait status into status. */
-static struct audit *
-audited_run(struct options *o, int warm, int out, int errfd, int *from_exec,
-    int *status)
+/*
+ * Trace one run and read its log into a, as one more run; returns its
+ * wait status.  Only the first run's log is the one --keep-log keeps.
+ */
+static int
+traced_run(struct options *o, struct audit *a, int warm, int out, int errfd,
+    int *from_exec)
 {
-	struct audit *a = audit_new();
 	char msg[512];
 	const char *log;
+	int status;
 
-	a->keep_frames = o->where;
 	log = o->keep_log != NULL && warm == 0 ? o->keep_log : temp_log();
-	*status = trace_command(o, log, from_exec, warm, out, errfd);
+	status = trace_command(o, log, from_exec, warm, out, errfd);
 	if (audit_read_log(a, log, *from_exec, msg, sizeof(msg)) == -1)
 		errx(1, "%s", msg);
 	if (log != o->keep_log)
 		unlink(log);
 	if (a->runs[a->nruns - 1].markers == 0)
 		no_marker(o, &a->runs[a->nruns - 1], 0);
+	return status;
+}
+
+/* The same into a new audit of its own. */
+static struct audit *
+audited_run(struct options *o, int warm, int out, int errfd, int *from_exec,
+    int *status)
+{
+	struct audit *a = audit_new();
+
+	a->keep_frames = o->where;
+	*status = traced_run(o, a, warm, out, errfd, from_exec);
 	return a;
 }
 
@@ -522,7 +536,7 @@ only_survivable(const struct findings *f)
  * with one is tameable with confidence.
  */
 static void
-unread_lines(const struct audit *a, struct findings *f, int *status)
+unread_lines(const struct audit *a, struct findings *f)
 {
 	const struct run *r;
 	char *detail;
@@ -539,7 +553,6 @@ unread_lines(const struct audit *a, struct findings *f, int *status)
 		verdict_add(f, BLOCK_LOG, -1, detail, xstrdup("the calls on "
 		    "those lines are not counted, so no suggestion can be "
 		    "trusted: keep the log (--keep-log) and report it"));
-		*status = EXIT_UNTAMEABLE;
 	}
 }
 
@@ -549,7 +562,7 @@ main(int argc, char *argv[])
 	struct options o;
 	struct audit *a, *warm[3] = { NULL };
 	struct findings f, fw[3];
-	char msg[512];
+	char msg[512], names[64];
 	int i, k = 0, w, ns = 0, from_exec = 0, status, out = -1, errfd = -1, best;
 	int repeatable, ran = 0, wstatus, devnull = -1;
 	FILE *rep;
@@ -574,14 +587,8 @@ main(int argc, char *argv[])
 	}
 	if (o.argv != NULL && o.nlogs > 0) {
 		/* --merge with a new run: one more log of the same audit */
-		const char *log = o.keep_log != NULL ? o.keep_log : temp_log();
-
+		(void)traced_run(&o, a, 0, -1, -1, &from_exec);
 		o.ctx.log_is_temporary = o.keep_log == NULL;
-		(void)trace_command(&o, log, &from_exec, 0, -1, -1);
-		if (audit_read_log(a, log, from_exec, msg, sizeof(msg)) == -1)
-			errx(1, "%s", msg);
-		if (a->runs[a->nruns - 1].markers == 0)
-			no_marker(&o, &a->runs[a->nruns - 1], 0);
 	} else if (o.argv != NULL) {
 		audit_free(a);
 		if (o.verify) {
@@ -591,10 +598,9 @@ main(int argc, char *argv[])
 		a = audited_run(&o, 0, out, errfd, &from_exec, &ran);
 		o.ctx.log_is_temporary = o.keep_log == NULL;
 	}
-	if (o.ctx.checking) {
+	if (o.ctx.checking)
 		findings_make(a, &f, 1, 0, 0);
-		status = 0;
-	} else {
+	else {
 		/* a run per name service a real tame() would warm */
 		if (o.argv != NULL && o.nlogs == 0 && !from_exec)
 			ns = name_services(a);
@@ -616,14 +622,13 @@ main(int argc, char *argv[])
 			 * A second run that ended otherwise went another way
 			 * (the first one's files were there): not comparable.
 			 */
-			if (wstatus != ran)
+			if (wstatus != ran) {
+				flags_text(w, names, sizeof(names), 0);
 				findings_warn(&f, "the run with the name service "
 				    "warmed for %s ended otherwise than the first "
 				    "(a run changes what the next one finds?): "
-				    "not used", w == TAME_GETPW ? "getpw" :
-				    w == TAME_DNSPATH ? "dnspath" :
-				    "getpw and dnspath");
-			else if (better(&fw[k], best < 0 ? &f : &fw[best]))
+				    "not used", names);
+			} else if (better(&fw[k], best < 0 ? &f : &fw[best]))
 				best = k;
 		}
 		if (ns > 0)
@@ -652,7 +657,6 @@ main(int argc, char *argv[])
 			forget_blockers(&f);
 			verdict_make(a, &f);
 		}
-		status = f.tameable ? 0 : EXIT_UNTAMEABLE;
 	}
 	if (out >= 0) {
 		rerun_replay(out, 1);
@@ -667,11 +671,10 @@ main(int argc, char *argv[])
 		    xstrdup("it is statically linked: tame-exec cannot "
 		    "enforce flags on it; call tame() in the program itself, "
 		    "where the staircase says"));
-		status = EXIT_UNTAMEABLE;
 	}
 	run_warnings(a, &f);
 	if (!o.ctx.checking)
-		unread_lines(a, &f, &status);
+		unread_lines(a, &f);
 	if (!o.ctx.checking)
 		coverage_warnings(&f, a->runs[0].exe);
 	if (!o.ctx.checking && !f.tameable && o.ctx.format == REPORT_FLAGS) {
@@ -690,6 +693,8 @@ main(int argc, char *argv[])
 	if (o.ctx.checking)
 		status = f.nviolations > 0 ? EXIT_VIOLATION :
 		    f.nunneeded > 0 ? EXIT_UNNEEDED : 0;
+	else
+		status = f.tameable ? 0 : EXIT_UNTAMEABLE;
 	findings_free(&f);
 	audit_free(a);
 	free(o.logs);
