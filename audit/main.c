@@ -105,6 +105,23 @@ usage(void)
 	exit(EXIT_USAGE);
 }
 
+/* A decimal option argument from min to max, or usage. */
+static int
+number_arg(const char *arg, long min, long max, const char *opt,
+    const char *what)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno != 0 || *end != '\0' || end == arg || v < min || v > max) {
+		warnx("%s: \"%s\" is not %s", opt, arg, what);
+		usage();
+	}
+	return (int)v;
+}
+
 static void
 parse_options(int argc, char *argv[], struct options *o)
 {
@@ -125,9 +142,7 @@ parse_options(int argc, char *argv[], struct options *o)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *bad;
-	char *end;
 	int ch, merge = 0, flags;
-	long t;
 
 	memset(o, 0, sizeof(*o));
 	o->report_fd = -1;
@@ -153,14 +168,8 @@ again:
 			o->flags = optarg;
 			break;
 		case 't':
-			errno = 0;
-			t = strtol(optarg, &end, 10);
-			if (errno != 0 || *end != '\0' || t <= 0 || t > 86400) {
-				warnx("--timeout: \"%s\" is not a number of "
-				    "seconds from 1 to 86400", optarg);
-				usage();
-			}
-			o->timeout = (int)t;
+			o->timeout = number_arg(optarg, 1, 86400, "--timeout",
+			    "a number of seconds from 1 to 86400");
 			break;
 		case 'k':
 			o->keep_log = optarg;
@@ -175,15 +184,8 @@ again:
 			o->output = optarg;
 			break;
 		case 'r':
-			errno = 0;
-			t = strtol(optarg, &end, 10);
-			if (errno != 0 || *end != '\0' || t < 0 || t > INT_MAX ||
-			    optarg[0] == '\0') {
-				warnx("--report-fd: \"%s\" is not a descriptor "
-				    "number", optarg);
-				usage();
-			}
-			o->report_fd = (int)t;
+			o->report_fd = number_arg(optarg, 0, INT_MAX,
+			    "--report-fd", "a descriptor number");
 			break;
 		case 'v':
 			o->verify = 1;
