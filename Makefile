@@ -101,7 +101,7 @@ $(B)/libtame-preload.so $(B)/ubsan/%.o $(B)/tests/tools/%: \
 $(B)/libtame.a: $(B)/lib/sanitize.o	# before anything links libtame.a
 $(B)/ports/% $(B)/bench/micro $(B)/bench/fresh $(B)/bench/phases: \
     private SAN_TAMED = $(B)/lib/sanitize.o
-PRELOAD_OBJS	= $(B)/ubsan/lib/preload.o $(B)/ubsan/libtame.a
+PRELOAD_OBJS	= $(B)/ubsan/tools/preload.o $(B)/ubsan/libtame.a
 $(B)/ubsan/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
@@ -140,10 +140,10 @@ $(B)/libtame.so.$(VERSION): $(LIB_OBJS) lib/libtame.map
 # about 0.5 ms more to start here, more than everything else tame-exec
 # adds.  musl needs the kernel's headers alone on its include path.
 MUSL_CC		?= $(shell command -v musl-gcc 2>/dev/null)
-EXEC_SRCS	= lib/tame-exec.c lib/flags.c lib/landlock.c lib/compile.c \
+EXEC_SRCS	= tools/tame-exec.c lib/flags.c lib/landlock.c lib/compile.c \
 		  lib/match.c lib/policy.c lib/sysnames.c lib/gate.c
 ifneq ($(MUSL_CC),)
-EXEC_OBJS	= $(EXEC_SRCS:lib/%.c=$(B)/musl/%.o)
+EXEC_OBJS	= $(EXEC_SRCS:%.c=$(B)/musl/%.o)
 
 $(B)/musl/kernel-headers:
 	@mkdir -p $@
@@ -151,18 +151,19 @@ $(B)/musl/kernel-headers:
 	ln -sfn /usr/include/asm-generic $@/asm-generic
 	ln -sfn $$($(CC) -print-multiarch | sed 's|^|/usr/include/|')/asm $@/asm
 
-$(B)/musl/%.o: lib/%.c $(B)/sysnames.h | $(B)/musl/kernel-headers
+$(B)/musl/%.o: %.c $(B)/sysnames.h | $(B)/musl/kernel-headers
+	@mkdir -p $(@D)
 	$(MUSL_CC) $(CPPFLAGS) -isystem $(B)/musl/kernel-headers $(CFLAGS) \
 	    -c $< -o $@
 
 $(B)/tame-exec: $(EXEC_OBJS)
 	$(MUSL_CC) -static $(LDFLAGS) -o $@ $(EXEC_OBJS)
 else
-$(B)/tame-exec: $(B)/lib/tame-exec.o $(B)/libtame.a
-	$(CC) -static $(LDFLAGS) -o $@ $(B)/lib/tame-exec.o $(B)/libtame.a
+$(B)/tame-exec: $(B)/tools/tame-exec.o $(B)/libtame.a
+	$(CC) -static $(LDFLAGS) -o $@ $(B)/tools/tame-exec.o $(B)/libtame.a
 endif
 
-PRELOAD_OBJS	?= $(B)/lib/preload.o $(B)/libtame.a
+PRELOAD_OBJS	?= $(B)/tools/preload.o $(B)/libtame.a
 $(B)/libtame-preload.so: $(PRELOAD_OBJS)
 	$(CC) -shared $(LDFLAGS) -o $@ $(PRELOAD_OBJS)
 
@@ -175,8 +176,8 @@ $(B)/man/tame-audit.1: man/tame-audit.1
 	cp man/tame-audit.1 $@
 
 # tame-policy prints the table: the man page's lists come from it.
-$(B)/tame-policy: $(B)/lib/tame-policy.o $(B)/libtame.a
-	$(CC) $(LDFLAGS) -o $@ $(B)/lib/tame-policy.o $(B)/libtame.a
+$(B)/tame-policy: $(B)/tools/tame-policy.o $(B)/libtame.a
+	$(CC) $(LDFLAGS) -o $@ $(B)/tools/tame-policy.o $(B)/libtame.a
 
 $(B)/man/tame.3: man/tame.3.in $(B)/tame-policy
 	@mkdir -p $(@D)

@@ -21,12 +21,12 @@ BENCH_SRCS	= bench/micro.c bench/config.c bench/load.c bench/latency.c \
 		  bench/interleave.c
 BENCH_OBJS	= $(BENCH_SRCS:%.c=$(B)/%.o) $(B)/bench/shim.o
 
-# libseccomp's build of the same policy (lib/oracle.c), for comparison.
-BENCH_OBJS	+= $(B)/lib/oracle.o
+# libseccomp's build of the same policy (tests/oracle.c), for comparison.
+BENCH_OBJS	+= $(B)/tests/oracle.o
 
 $(B)/bench/%.o: bench/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Ibench $(BENCH_CFLAGS) $(CFLAGS) \
+	$(CC) $(CPPFLAGS) -Ibench -Itests $(BENCH_CFLAGS) $(CFLAGS) \
 	    -c $< -o $@
 
 $(B)/bench/shim.o: bench/shim.cc bench/bench.h

@@ -8,7 +8,7 @@
  *	tame3		three narrowing tame() calls ending at BENCH_FLAGS;
  *			every one keeps the benchmarked calls, so each
  *			argument-checked call runs three filters
- *	libseccomp	the same policy built by libseccomp (lib/oracle.c),
+ *	libseccomp	the same policy built by libseccomp (tests/oracle.c),
  *			loaded with TSYNC as tame() loads its own
  *
  * and three that price the traps (each call the handler checks costs a

@@ -39,7 +39,7 @@ int			 config_load_raw(struct sock_filter *, unsigned short);
 int			 config_load_allow1(void);
 
 /*
- * libseccomp's build of the same policy for flags (lib/oracle.c), and
+ * libseccomp's build of the same policy for flags (tests/oracle.c), and
  * loading it with TSYNC as tame() would.
  */
 void			*config_oracle_ctx(int flags);

@@ -840,7 +840,7 @@ disturbed ones.
 
 ## Notes
 
-- The libseccomp configuration is \`lib/oracle.c\`'s context for the same
+- The libseccomp configuration is \`tests/oracle.c\`'s context for the same
   flags (SCMP_FLTATR_CTL_OPTIMIZE = $OPT), loaded as it is with TSYNC: the
   oracle's stand-in for the table's trap-and-emulate rows
   (SCMP_ACT_TRACE) stays in, so with no tracer those calls would fail

@@ -1,6 +1,6 @@
 /*
  * t_oracle.c: the compiled filter against libseccomp's program for the
- * same table (lib/oracle.c) and against tame_policy_match(), run through
+ * same table (tests/oracle.c) and against tame_policy_match(), run through
  * tame_bpf_run_raw on the same (arch, nr, args, ip) tuples.  No filter is
  * installed here: everything is compiled and interpreted.
  *

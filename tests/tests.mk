@@ -17,12 +17,8 @@ $(B)/tests/%.o: tests/%.c
 
 # The oracle builds the same policy with libseccomp, for the tests only:
 # libtame itself never links libseccomp.
-TEST_OBJS	= $(B)/tests/harness.o $(B)/tests/expect.o $(B)/lib/oracle.o \
+TEST_OBJS	= $(B)/tests/harness.o $(B)/tests/expect.o $(B)/tests/oracle.o \
 		  $(AUDIT_LIB_OBJS)
-
-$(B)/lib/oracle.o: lib/oracle.c
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(SECCOMP_CFLAGS) $(CFLAGS) -c $< -o $@
 
 $(B)/tests/t_%: $(B)/tests/t_%.o $(TEST_OBJS) $(B)/libtame.a
 	$(CC) $(LDFLAGS) -o $@ $< $(TEST_OBJS) $(B)/libtame.a \
