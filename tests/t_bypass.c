@@ -66,6 +66,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "sibling.h"
 
 #define REACHED		99	/* a call that should have failed went through */
 #define TIMEOUT		30	/* per test; h_run gives up at 10 s */
@@ -193,77 +194,6 @@ handle_usr1(void)
 	return sigaction(SIGUSR1, &sa, NULL);
 }
 
-/*
- * The sibling: a process the untamed test process made, that a tamed
- * one must not reach.  It blocks the signals the cases send, so that a
- * signal that arrives stays pending where /proc shows it; it leads a
- * process group of its own, which the tamed process may join; and with
- * file set it holds that file open for writing (its number in c->n).
- */
-static void
-sibling_start(struct ctx *c, const char *file)
-{
-	sigset_t set, old;
-	int p[2], fd = -1;
-	pid_t pid;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGUSR1);
-	sigaddset(&set, SIGUSR2);
-	sigaddset(&set, SIGURG);
-	sigprocmask(SIG_BLOCK, &set, &old);
-	if (pipe(p) == -1)
-		ck_abort_msg("pipe: %s", strerror(errno));
-	if ((pid = fork()) == -1)
-		ck_abort_msg("fork: %s", strerror(errno));
-	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		setpgid(0, 0);
-		if (file != NULL)
-			fd = open(file, O_RDWR | O_CREAT, 0600);
-		if (write(p[1], &fd, sizeof(fd)) != sizeof(fd))
-			_exit(1);
-		for (;;)
-			pause();
-	}
-	setpgid(pid, pid);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	close(p[1]);
-	if (read(p[0], &fd, sizeof(fd)) != sizeof(fd))
-		ck_abort_msg("sibling did not start");
-	close(p[0]);
-	if (file != NULL && fd == -1)
-		ck_abort_msg("sibling could not open %s", file);
-	c->pid = pid;
-	c->n = fd;
-}
-
-/* The signals pending for the sibling, for its thread or its process. */
-static uint64_t
-sibling_pending(pid_t pid)
-{
-	char path[64], line[256];
-	unsigned long long v;
-	uint64_t set = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	if ((f = fopen(path, "r")) == NULL)
-		ck_abort_msg("%s: %s", path, strerror(errno));
-	while (fgets(line, sizeof(line), f) != NULL)
-		if (sscanf(line, "SigPnd: %llx", &v) == 1 ||
-		    sscanf(line, "ShdPnd: %llx", &v) == 1)
-			set |= v;
-	fclose(f);
-	return set;
-}
-
-static int
-sibling_got(pid_t pid, int sig)
-{
-	return (sibling_pending(pid) >> (sig - 1)) & 1;
-}
-
 /* The sibling's word, read by the untamed test process. */
 static long
 sibling_peek(pid_t pid)
@@ -275,16 +205,6 @@ sibling_peek(pid_t pid)
 	if (process_vm_readv(pid, &local, 1, &remote, 1, 0) != sizeof(v))
 		ck_abort_msg("process_vm_readv: %s", strerror(errno));
 	return v;
-}
-
-static void
-sibling_end(struct ctx *c)
-{
-	if (c->pid > 0) {
-		kill(c->pid, SIGKILL);
-		waitpid(c->pid, NULL, 0);
-		c->pid = -1;
-	}
 }
 
 /* Copy a program into a fresh memfd (before tame: memfd_create). */
@@ -353,12 +273,12 @@ START_TEST(test_x32_numbers_die)
 	ctx_init(&c);
 	c.variant = _i;
 	in_tmpdir(c.path, "x32-marker");
-	sibling_start(&c, NULL);
+	c.pid = sibling_start(NULL, &c.n);
 	o = h_run(TAME_ALL, NULL, body_x32, &c);
 	assert_killed_silently(&o);
 	ck_assert_msg(!exists(c.path), "x32 call created %s", c.path);
 	ck_assert_msg(!sibling_got(c.pid, SIGUSR1), "x32 kill arrived");
-	sibling_end(&c);
+	sibling_end(c.pid);
 }
 END_TEST
 
@@ -473,13 +393,13 @@ START_TEST(test_i386_int80_dies)
 	in_tmpdir(c.path, "i386-marker");
 	ck_assert_int_eq(pipe(p), 0);
 	c.fd[1] = p[1];
-	sibling_start(&c, NULL);
+	c.pid = sibling_start(NULL, &c.n);
 	o = h_run(TAME_ALL, setup_low, body_i386, &c);
 	assert_killed_silently(&o);
 	ck_assert_int_eq(pipe_pending(p[0]), 0);
 	ck_assert_msg(!exists(c.path), "i386 call created %s", c.path);
 	ck_assert_msg(!sibling_got(c.pid, SIGUSR1), "i386 kill arrived");
-	sibling_end(&c);
+	sibling_end(c.pid);
 	close(p[0]);
 	close(p[1]);
 }
@@ -1106,9 +1026,9 @@ START_TEST(test_kernel_facilities_die)
 	if (_i == 6 && !exists("/dev/userfaultfd"))
 		return;		/* Linux < 6.1: only the system call */
 	snprintf(c.path2, sizeof(c.path2), "tame-bypass-%d", (int)getpid());
-	sibling_start(&c, NULL);
+	c.pid = sibling_start(NULL, &c.n);
 	o = h_run(TAME_ALL, setup_pidfd, body_kernel_facility, &c);
-	sibling_end(&c);
+	sibling_end(c.pid);
 	ck_assert_violation(o, facility_call[_i], "not allowed");
 	/* no key was left in the user's keyring */
 	key = syscall(__NR_keyctl, KEYCTL_SEARCH, KEY_SPEC_USER_KEYRING,
@@ -1439,17 +1359,17 @@ START_TEST(test_ptrace_dies)
 	c.variant = _i;
 	if (_i > 0) {
 		/* control: untamed, the attach changes the sibling's word */
-		sibling_start(&c, NULL);
+		c.pid = sibling_start(NULL, &c.n);
 		o = h_run(H_NO_TAME, NULL, body_ptrace, &c);
 		ck_assert_exit(o, REACHED);
 		ck_assert(sibling_peek(c.pid) == 0x41L);
-		sibling_end(&c);
+		sibling_end(c.pid);
 	}
-	sibling_start(&c, NULL);
+	c.pid = sibling_start(NULL, &c.n);
 	o = h_run(TAME_ALL, NULL, body_ptrace, &c);
 	ck_assert_violation(o, "ptrace", "not allowed");
 	ck_assert(sibling_peek(c.pid) == SIBLING_MAGIC);
-	sibling_end(&c);
+	sibling_end(c.pid);
 }
 END_TEST
 
@@ -1480,15 +1400,15 @@ START_TEST(test_process_vm_dies)
 
 	ctx_init(&c);
 	c.variant = _i;
-	sibling_start(&c, NULL);
+	c.pid = sibling_start(NULL, &c.n);
 	o = h_run(H_NO_TAME, NULL, body_process_vm, &c);
 	ck_assert_exit(o, REACHED);
-	sibling_end(&c);
-	sibling_start(&c, NULL);
+	sibling_end(c.pid);
+	c.pid = sibling_start(NULL, &c.n);
 	o = h_run(TAME_ALL, NULL, body_process_vm, &c);
 	ck_assert_violation(o, call[_i], "not allowed");
 	ck_assert(sibling_peek(c.pid) == SIBLING_MAGIC);
-	sibling_end(&c);
+	sibling_end(c.pid);
 }
 END_TEST
 
@@ -1525,14 +1445,14 @@ START_TEST(test_proc_pid_mem_of_sibling)
 
 	ctx_init(&c);
 	c.variant = _i;
-	sibling_start(&c, NULL);
+	c.pid = sibling_start(NULL, &c.n);
 	o = h_run(H_NO_TAME, NULL, body_proc_pid_mem, &c);
 	ck_assert_exit(o, REACHED);
-	sibling_end(&c);
-	sibling_start(&c, NULL);
+	sibling_end(c.pid);
+	c.pid = sibling_start(NULL, &c.n);
 	o = h_run(TAME_ALL, NULL, body_proc_pid_mem, &c);
 	word = sibling_peek(c.pid);
-	sibling_end(&c);
+	sibling_end(c.pid);
 	ck_assert_msg(word == SIBLING_MAGIC && !(o.exited &&
 	    o.status == REACHED), "BYPASS: under TAME_ALL, a process %s "
 	    "another's memory through /proc/PID/mem", what[_i]);
@@ -1583,17 +1503,17 @@ START_TEST(test_pidfd_getfd_dies)
 	ctx_init(&c);
 	c.variant = _i;
 	in_tmpdir(c.path, "sibling-file");
-	sibling_start(&c, c.path);
+	c.pid = sibling_start(c.path, &c.n);
 	o = h_run(H_NO_TAME, setup_pidfd, body_pidfd, &c);
 	ck_assert_exit(o, REACHED);
 	ck_assert_int_eq(size_of(c.path), 5);
-	sibling_end(&c);
+	sibling_end(c.pid);
 	unlink(c.path);
-	sibling_start(&c, c.path);
+	c.pid = sibling_start(c.path, &c.n);
 	o = h_run(TAME_ALL, setup_pidfd, body_pidfd, &c);
 	ck_assert_violation(o, call[_i], "not allowed");
 	ck_assert_int_eq(size_of(c.path), 0);
-	sibling_end(&c);
+	sibling_end(c.pid);
 }
 END_TEST
 
@@ -1705,14 +1625,14 @@ START_TEST(test_signal_to_other_needs_proc)
 	c.variant = _i;
 	if (w->control) {
 		/* control: untamed, the signal does arrive */
-		sibling_start(&c, NULL);
+		c.pid = sibling_start(NULL, &c.n);
 		o = h_run(H_NO_TAME, setup_signal, body_signal_other, &c);
 		ck_assert_exit(o, REACHED);
 		ck_assert_msg(sibling_got(c.pid, w->sig),
 		    "untamed, %s did not reach the sibling", w->call);
-		sibling_end(&c);
+		sibling_end(c.pid);
 	}
-	sibling_start(&c, NULL);
+	c.pid = sibling_start(NULL, &c.n);
 	o = h_run(ALL_BUT(TAME_PROC), setup_signal, body_signal_other, &c);
 	if (w->esrch_ok && o.exited)
 		ck_assert_exit(o, 1);
@@ -1720,7 +1640,7 @@ START_TEST(test_signal_to_other_needs_proc)
 		ck_assert_violation(o, w->call, w->flag);
 	ck_assert_msg(!sibling_got(c.pid, w->sig),
 	    "BYPASS: %s reached the sibling without PROC", w->call);
-	sibling_end(&c);
+	sibling_end(c.pid);
 }
 END_TEST
 
@@ -1760,11 +1680,11 @@ START_TEST(test_limit_owner_set_before_tame_still_signalled)
 	int got;
 
 	ctx_init(&c);
-	sibling_start(&c, NULL);
+	c.pid = sibling_start(NULL, &c.n);
 	o = h_run(ALL_BUT(TAME_PROC), setup_async_owner, body_async_owner,
 	    &c);
 	got = sibling_got(c.pid, SIGUSR1);
-	sibling_end(&c);
+	sibling_end(c.pid);
 	/*
 	 * A known limit (tame(3) CAVEATS): an owner set before tame()
 	 * stays, as an open descriptor does; F_SETOWN afterwards needs
@@ -2568,12 +2488,12 @@ START_TEST(test_own_filter_loosens_nothing)
 	ctx_init(&c);
 	c.variant = _i;
 	in_tmpdir(c.path, "made");
-	sibling_start(&c, NULL);
+	c.pid = sibling_start(NULL, &c.n);
 	o = h_run(flags, NULL, body_own_filter, &c);
 	assert_violation_of(o, call[_i]);
 	ck_assert_msg(!exists(c.path), "the call went through");
 	ck_assert(!sibling_got(c.pid, SIGUSR1));
-	sibling_end(&c);
+	sibling_end(c.pid);
 }
 END_TEST
 
@@ -3162,7 +3082,7 @@ START_TEST(test_borrowed_syscall_instructions)
 	ck_assert_int_eq(stat("/etc/shadow", &c.st), 0);
 	find_gadgets();
 	ck_assert_msg(ngadgets > 0, "no syscall;ret in the image");
-	sibling_start(&c, NULL);
+	c.pid = sibling_start(NULL, &c.n);
 	for (i = 0; i < ngadgets; i++) {
 		c.addr = gadgets[i];
 		o = h_run(TAME_STDIO, NULL, body_gadget, &c);
@@ -3178,7 +3098,7 @@ START_TEST(test_borrowed_syscall_instructions)
 	}
 	ck_assert_msg(_i != 2 || !sibling_got(c.pid, SIGUSR1),
 	    "BYPASS: a borrowed syscall instruction signalled the sibling");
-	sibling_end(&c);
+	sibling_end(c.pid);
 	/*
 	 * Only libtame's own instruction, and for the stat and the O_PATH
 	 * open only: a known limit (tame(3) CAVEATS), checked here.
@@ -3317,11 +3237,11 @@ START_TEST(test_scheduling_needs_proc)
 
 	ctx_init(&c);
 	c.variant = _i;
-	sibling_start(&c, NULL);
+	c.pid = sibling_start(NULL, &c.n);
 	o = h_run(ALL_BUT(TAME_PROC), NULL, body_sched, &c);
 	/* the sibling's policy is as it was */
 	ck_assert_int_eq(sched_getscheduler(c.pid), SCHED_OTHER);
-	sibling_end(&c);
+	sibling_end(c.pid);
 	ck_assert_violation(o, sched_way[_i].call, sched_way[_i].flag);
 }
 END_TEST

@@ -55,6 +55,7 @@
 
 #include "gate.h"
 #include "harness.h"
+#include "sibling.h"
 
 #define REACHED		99	/* a killing call returned */
 #define TIMEOUT		30	/* per test; h_run gives up at 10 s */
@@ -226,55 +227,6 @@ setup_pty(void *arg)
 	struct ctx *c = arg;
 
 	return pty_open(&c->fd[0], &c->fd[1]);
-}
-
-/* An untamed sibling of the grandchild that waits to be killed. */
-static pid_t
-spawn_sibling(void)
-{
-	pid_t pid;
-	char b;
-	int p[2];
-
-	if (pipe(p) == -1)
-		ck_abort_msg("pipe: %s", strerror(errno));
-	if ((pid = fork()) == -1)
-		ck_abort_msg("fork: %s", strerror(errno));
-	if (pid == 0) {
-		/*
-		 * Check's runner catches SIGTERM to kill its test's process
-		 * group, and fork copied that handler: restore the default,
-		 * or our SIGTERM would take the test process down with it.
-		 * Only then say we are ready.
-		 */
-		signal(SIGTERM, SIG_DFL);
-		if (write(p[1], "r", 1) != 1)
-			_exit(1);
-		for (;;)
-			pause();
-	}
-	close(p[1]);
-	if (read(p[0], &b, 1) != 1)
-		ck_abort_msg("sibling did not start");
-	close(p[0]);
-	return pid;
-}
-
-/*
- * Which signal ended the sibling.  A fatal signal with the default action
- * fixes the exit status the moment it is sent (the kernel starts the
- * group exit at once), so killing with SIGKILL afterwards still reports
- * the first one: no waiting, no race.
- */
-static int
-sibling_end(pid_t pid)
-{
-	int st;
-
-	kill(pid, SIGKILL);
-	if (waitpid(pid, &st, 0) == -1)
-		ck_abort_msg("waitpid: %s", strerror(errno));
-	return WIFSIGNALED(st) ? WTERMSIG(st) : -1;
 }
 
 /*
@@ -1602,7 +1554,7 @@ START_TEST(test_kill_of_other_process_needs_proc)
 	struct outcome o;
 
 	ctx_init(&c);
-	c.pid = spawn_sibling();
+	c.pid = sibling_start(NULL, NULL);
 	o = h_run(TAME_STDIO, NULL, body_kill_other, &c);
 	ck_assert_violation(o, "kill", "proc");
 	ck_assert_int_eq(sibling_end(c.pid), SIGKILL);
@@ -1615,7 +1567,7 @@ START_TEST(test_kill_of_other_process_works_with_proc)
 	struct outcome o;
 
 	ctx_init(&c);
-	c.pid = spawn_sibling();
+	c.pid = sibling_start(NULL, NULL);
 	o = h_run(TAME_STDIO | TAME_PROC, NULL, body_kill_other, &c);
 	ck_assert_exit(o, REACHED);
 	ck_assert_int_eq(sibling_end(c.pid), SIGTERM);
@@ -1745,7 +1697,7 @@ START_TEST(test_gate_cannot_signal_other_process)
 
 	ctx_init(&c);
 	c.fd[0] = _i;
-	c.pid = spawn_sibling();
+	c.pid = sibling_start(NULL, NULL);
 	o = h_run(TAME_STDIO, NULL, body_gate_signal_other, &c);
 	ck_assert_violation(o, call[_i], "proc");
 	ck_assert_int_eq(sibling_end(c.pid), SIGKILL);
@@ -1811,7 +1763,7 @@ START_TEST(test_tkill_of_other_process_is_esrch)
 	struct outcome o;
 
 	ctx_init(&c);
-	c.pid = spawn_sibling();
+	c.pid = sibling_start(NULL, NULL);
 	o = h_run(TAME_STDIO, NULL, body_tkill_other, &c);
 	ck_assert_exit(o, 0);
 	ck_assert_int_eq(sibling_end(c.pid), SIGKILL);
