@@ -100,20 +100,30 @@ __wrap_tame__gate(long nr, long a0, long a1, long a2, long a3, long a4,
 
 /*
  * The first touch of what the compiler reads and writes: the policy
- * table and the Landlock path list (read-only data of the binary) and
- * the first pages of the static workspace (zero pages until written).
- * A real tame() takes these faults inside its compile; taken apart here,
- * the compile phase shows the compiling alone.
+ * table and the Landlock path list (read-only data of the binary), or
+ * the precompiled program where the build made one (lib/prebuilt.c),
+ * and the first pages of the static workspace (zero pages until
+ * written).  A real tame() takes these faults inside its compile; taken
+ * apart here, the compile phase shows the compiling (or copying) alone.
  */
 #define TOUCH_INSNS	512	/* more than any first filter is long */
 
 static void
-touch_compile_data(void)
+touch_compile_data(const struct tame_target *next)
 {
 	static volatile char sink;
+	const struct tame_precompiled *pc = tame_precompiled_find(next);
 	const char *p, *end;
 	char *w;
 
+	if (pc != NULL) {
+		p = (const char *)pc->insn;
+		end = p + pc->len * sizeof(pc->insn[0]);
+		for (; p < end; p += 4096)
+			sink += *p;
+		sink += *(end - 1) + *(const char *)pc->reloc;
+		goto workspace;
+	}
 	p = (const char *)tame_rules;
 	end = p + tame_nrules * sizeof(tame_rules[0]);
 	for (; p < end; p += 4096)
@@ -124,6 +134,7 @@ touch_compile_data(void)
 	for (; p < end; p += 4096)
 		sink += *p;
 	sink += *(end - 1);
+workspace:
 	w = (char *)&prog;
 	end = (const char *)&prog.insn[TOUCH_INSNS];
 	for (; w < end; w += 4096)
@@ -162,8 +173,7 @@ first_tame(int flags)
 
 	mark("unix_look");
 	/* with_state(): only under INET or DNSPATH, and single-threaded */
-	if ((want & TAME_RW) && !(want & TAME_CMSG) &&
-	    (want & (TAME_INET | TAME_DNSPATH)) &&
+	if (tame__nounix_considered(want) &&
 	    tame__gate(SYS_unshare, CLONE_THREAD, 0, 0, 0, 0, 0) == 0 &&
 	    !tame__holds_unix_socket())
 		want |= TAME__NOUNIX;
@@ -182,11 +192,11 @@ first_tame(int flags)
 		err(1, "tame__landlock_domain");	/* the domain layer */
 
 	mark("touch");
-	touch_compile_data();
+	touch_compile_data(&next);
 
 	mark("compile");
-	if (tame_compile(&next, NULL, tame__gate_ip(), &prog) == -1)
-		err(1, "tame_compile");
+	if (tame_compile_first(&next, tame__gate_ip(), &prog) == -1)
+		err(1, "tame_compile_first");
 
 	mark("handler");
 	strncpy(tame__state.progname, program_invocation_short_name,

@@ -306,8 +306,8 @@ phases_table() {
 	    "unix_look:looking for AF_UNIX sockets (INET, DNSPATH: single-thread check, ppoll scan)" \
 	    "landlock_create:Landlock: is a layer needed (the paths', or the first call's domain layer); ABI probe" \
 	    "landlock_rules:Landlock: ruleset created, path rules added" \
-	    "touch:first touch of the policy table and the compile workspace (page faults)" \
-	    "compile:compiling the table into BPF (tame_compile)" \
+	    "touch:first touch of the precompiled program (or the policy table) and the workspace (page faults)" \
+	    "compile:the program: a precompiled one copied and relocated (lib/precompiled.sets), else compiled (tame_compile_first)" \
 	    "handler:SIGSYS handler installed, SIGSYS unblocked" \
 	    "no_new_privs:prctl(PR_SET_NO_NEW_PRIVS)" \
 	    "landlock_restrict:Landlock: landlock_restrict_self" \
@@ -749,19 +749,21 @@ STDIO|RPATH call (${PHA} µs of ${PHS}, $(pct "$PHA" "$PHS")%; the
 one-instruction filter's whole load is ${FA1} µs in the same kind of
 process): the kernel validates the ${PHI}-instruction program, JITs it and
 replays it for every system call number to fill its constant-action
-cache (TSYNC has only this one thread to synchronise). Compiling the table costs ${PHC} µs
-cold, against $(lat compile/tame/stdio,rpath 2) µs for the same compile warm in a loop
-(next section): the difference is not page faults (the compile phase
-takes $(ph stdio-rpath compile 5)), cold caches and branch predictors are the likely
-rest; the first touch of the table and workspace ${PHT} µs. Under
+cache (TSYNC has only this one thread to synchronise). Both sets are
+among those the build compiles ahead (lib/precompiled.sets), so the
+program costs ${PHC} µs: a copy and the rewrite of its gate and pid
+(lib/prebuilt.c), against $(lat compile/tame/stdio,rpath 2) µs for compiling
+it warm in a loop (next section), and about 40 µs cold before the
+programs were precompiled; the first touch of the program and workspace
+${PHT} µs. Under
 INET|DNSPATH the name-service warm-up (${PHW} µs: glibc reading
 nsswitch.conf and resolving localhost) and the AF_UNIX look (${PHU} µs)
 come on top, for ${PHS2} µs in all; the warm-up is glibc's own first
 lookup (its configuration files and NSS modules), which a program that
 resolves names pays anyway, only earlier. What would move the rest:
-fewer and shorter paths for the kernel's per-number replay (attach time
-follows the summed path lengths, performance.md 1.4), and a cheaper
-cold compile.
+a shorter program (the kernel converts and JITs every instruction) and
+fewer and shorter paths for its per-number replay (attach time follows
+the summed path lengths, performance.md 1.4).
 
 ## tame() latency
 

@@ -326,6 +326,21 @@ same_constant(const struct leaf *a, const struct leaf *b)
 	return is_constant(a) && is_constant(b) && a->fallback == b->fallback;
 }
 
+/* The next instruction holds a process value (compile.h). */
+static void
+reloc(struct emitter *e, enum tame_reloc_kind kind)
+{
+	struct tame_prog *p = e->p;
+
+	if (p->nreloc >= TAME_MAXRELOC) {
+		e->overflow = 1;	/* raise TAME_MAXRELOC */
+		return;
+	}
+	p->reloc[p->nreloc].at = (uint16_t)p->len;
+	p->reloc[p->nreloc].kind = (uint16_t)kind;
+	p->nreloc++;
+}
+
 static void
 emit(struct emitter *e, uint16_t code, uint32_t k, uint8_t jt, uint8_t jf)
 {
@@ -528,15 +543,20 @@ emit_cond(struct emitter *e, const struct tame_cond *c, int loaded, int ok,
 		hi = c->op == TC_NULL ? 0 : (uint32_t)(e->gate >> 32);
 		emit_load(e, off);
 		at = p->len;
+		if (c->op == TC_GATE)
+			reloc(e, TAME_RELOC_GATE_LO);
 		emit(e, BPF_JMP | BPF_JEQ | BPF_K, lo, 0, offset(e, at, fail));
 		emit_load(e, off + 4);
 		at = p->len;
+		if (c->op == TC_GATE)
+			reloc(e, TAME_RELOC_GATE_HI);
 		emit(e, BPF_JMP | BPF_JEQ | BPF_K, hi, offset(e, at, ok),
 		    offset(e, at, fail));
 		return;
 	case TC_SELF:
 		emit_load(e, OFF_ARG(c->arg));
 		at = p->len;
+		reloc(e, TAME_RELOC_PID);
 		emit(e, BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)e->pid,
 		    offset(e, at, ok), offset(e, at, fail));
 		return;
@@ -1078,7 +1098,7 @@ tame_compile(const struct tame_target *next, const struct tame_target *prev,
 		goto toobig;
 	build_regions();
 
-	out->len = 0;
+	out->len = out->nreloc = 0;
 	emit_load(&e, OFF_ARCH);
 	emit(&e, BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_NATIVE, 1, 0);
 	emit_ret(&e, SECCOMP_RET_KILL_PROCESS);
@@ -1089,4 +1109,23 @@ tame_compile(const struct tame_target *next, const struct tame_target *prev,
 toobig:
 	errno = E2BIG;
 	return -1;
+}
+
+void
+tame_prog_relocate(struct tame_prog *p, uint64_t gate, int pid)
+{
+	int i;
+
+	for (i = 0; i < p->nreloc; i++)
+		switch (p->reloc[i].kind) {
+		case TAME_RELOC_GATE_LO:
+			p->insn[p->reloc[i].at].k = (uint32_t)gate;
+			break;
+		case TAME_RELOC_GATE_HI:
+			p->insn[p->reloc[i].at].k = (uint32_t)(gate >> 32);
+			break;
+		case TAME_RELOC_PID:
+			p->insn[p->reloc[i].at].k = (uint32_t)pid;
+			break;
+		}
 }

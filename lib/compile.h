@@ -9,11 +9,46 @@
 
 #define TAME_MAXINSN	4096		/* BPF_MAXINSNS */
 
+/*
+ * Where a program holds the values of the process it was compiled for:
+ * the address of libtame's syscall instruction (TC_GATE rows, in two
+ * halves) and the pid (TC_SELF rows).  They are only the constants of
+ * compares, never a jump, so a program compiled for another process (at
+ * build time: tame__precompiled) becomes this one's by rewriting them.
+ */
+enum tame_reloc_kind {
+	TAME_RELOC_GATE_LO,
+	TAME_RELOC_GATE_HI,
+	TAME_RELOC_PID,
+};
+
+struct tame_reloc {
+	uint16_t	 at;		/* instruction index */
+	uint16_t	 kind;		/* enum tame_reloc_kind */
+};
+
+#define TAME_MAXRELOC	128		/* 2 per TC_GATE row, 1 per TC_SELF */
+
 struct tame_prog {
 	int			 len;		/* first: in the page of insn[0] */
 	int			 changed;	/* numbers a delta answers anew */
+	int			 nreloc;
+	struct tame_reloc	 reloc[TAME_MAXRELOC];
 	struct sock_filter	 insn[TAME_MAXINSN];
 };
+
+/* A first filter compiled at build time (tools/precompile.c). */
+struct tame_precompiled {
+	int				 held;	/* tame_target's */
+	int				 landlock_ok;
+	int				 len;
+	int				 nreloc;
+	const struct tame_reloc		*reloc;
+	const struct sock_filter	*insn;
+};
+
+extern const struct tame_precompiled	tame__precompiled[];
+extern const int			tame__nprecompiled;
 
 /* Everything that decides what one compiled filter does. */
 struct tame_target {
@@ -38,6 +73,21 @@ struct tame_target {
 int	tame_compile(const struct tame_target *next,
 	    const struct tame_target *prev, uint64_t gate,
 	    struct tame_prog *out);
+
+/* Rewrite p's process values for this gate and pid. */
+void	tame_prog_relocate(struct tame_prog *p, uint64_t gate, int pid);
+
+/*
+ * The first filter for next (prev NULL in tame_compile): the build's
+ * precompiled program for next's flags and Landlock state, relocated,
+ * where there is one; compiled otherwise.  Returns as tame_compile.
+ */
+int	tame_compile_first(const struct tame_target *next, uint64_t gate,
+	    struct tame_prog *out);
+
+/* The precompiled program for next, or NULL. */
+const struct tame_precompiled *tame_precompiled_find(
+	    const struct tame_target *next);
 
 struct tame_rule;
 

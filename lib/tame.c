@@ -175,8 +175,7 @@ with_state(int want, int held)
 {
 	if (tame__state.tamed)
 		return want | (held & TAME__NOUNIX);
-	if ((want & TAME_RW) && !(want & TAME_CMSG) &&
-	    (want & (TAME_INET | TAME_DNSPATH)) && single_threaded() &&
+	if (tame__nounix_considered(want) && single_threaded() &&
 	    !tame__holds_unix_socket())
 		want |= TAME__NOUNIX;
 	return want;
@@ -253,8 +252,8 @@ tame_locked(int flags)
 		tame__paths_resolve(want);
 	prev.held = held;
 	prev.landlock_ok = tame__state.landlock_ok;
-	if (tame_compile(&next, tame__state.tamed ? &prev : NULL,
-	    tame__gate_ip(), &prog) == -1)
+	if ((tame__state.tamed ? tame_compile(&next, &prev, tame__gate_ip(),
+	    &prog) : tame_compile_first(&next, tame__gate_ip(), &prog)) == -1)
 		goto fail;
 
 	/*

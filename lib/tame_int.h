@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tame.h"
+
 #define TAME_EXPORT	__attribute__((visibility("default")))
 
 struct tame_state {
@@ -22,6 +24,19 @@ struct tame_state {
 };
 
 extern struct tame_state tame__state;
+
+/*
+ * Whether the first tame() of want looks for an AF_UNIX socket, to leave
+ * the message calls unchecked (state NOUNIX) when there is none: where
+ * messages on other sockets are likely (a UDP server, the resolver).
+ * tools/precompile.c builds both variants of such sets.
+ */
+static inline int
+tame__nounix_considered(int want)
+{
+	return (want & TAME_RW) && !(want & TAME_CMSG) &&
+	    (want & (TAME_INET | TAME_DNSPATH));
+}
 
 /* One trapped call, as the handler sees it. */
 struct tame_call {

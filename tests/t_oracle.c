@@ -551,6 +551,84 @@ START_TEST(test_short_jumps)
 END_TEST
 
 /*
+ * The first filters the build compiled ahead (lib/precompiled.sets) are
+ * the compiler's own: each, relocated to this test's gate and pid, is
+ * instruction for instruction what tame_compile() makes for its target,
+ * so everything this file proves of compiled programs holds for them.
+ */
+START_TEST(test_precompiled_programs)
+{
+	static struct tame_prog want, got;
+	struct tame_target t;
+	int i, nounix = 0;
+
+	ck_assert_msg(tame__nprecompiled > 0, "the build precompiled nothing");
+	for (i = 0; i < tame__nprecompiled; i++) {
+		t.held = tame__precompiled[i].held;
+		t.landlock_ok = tame__precompiled[i].landlock_ok;
+		t.pid = SELF_PID;
+		nounix += (t.held & TAME__NOUNIX) != 0;
+		ck_assert(tame_compile(&t, NULL, GATE, &want) == 0);
+		memset(&got, 0xa5, sizeof(got));
+		ck_assert(tame_compile_first(&t, GATE, &got) == 0);
+		ck_assert_msg(got.len == want.len && memcmp(got.insn, want.insn,
+		    want.len * sizeof(want.insn[0])) == 0,
+		    "precompiled program %d (held %#x) differs from the "
+		    "compiler's", i, t.held);
+		ck_assert_int_eq(got.changed, 1);
+	}
+	ck_assert_msg(nounix > 0, "no variant without AF_UNIX was built");
+	printf("%d precompiled first filters equal the compiler's\n",
+	    tame__nprecompiled);
+}
+END_TEST
+
+/*
+ * Relocation is complete: compiled for two processes whose gate and pid
+ * differ in every bit, two programs differ only where the relocations
+ * say, and the first rewritten for the second's values is the second.
+ * Every distinct flag set, each Landlock state.
+ */
+START_TEST(test_relocation)
+{
+	static struct tame_prog a, b;
+	const uint64_t gate2 = ~GATE;
+	const int pid2 = SELF_PID ^ 0x7fffffff;
+	int h, ll, i, r, moved = 0;
+
+	setup_tuples();
+	for (h = 0; h < nhelds; h++)
+		for (ll = 0; ll < 3; ll++) {
+			struct tame_target t1 = { helds[h], ll, SELF_PID };
+			struct tame_target t2 = { helds[h], ll, pid2 };
+
+			ck_assert(tame_compile(&t1, NULL, GATE, &a) == 0);
+			ck_assert(tame_compile(&t2, NULL, gate2, &b) == 0);
+			ck_assert_int_eq(a.len, b.len);
+			ck_assert_int_eq(a.nreloc, b.nreloc);
+			for (i = 0; i < a.len; i++) {
+				if (memcmp(&a.insn[i], &b.insn[i],
+				    sizeof(a.insn[i])) == 0)
+					continue;
+				for (r = 0; r < a.nreloc &&
+				    a.reloc[r].at != i; r++)
+					;
+				ck_assert_msg(r < a.nreloc, "held %#x "
+				    "landlock %d: instruction %d depends on "
+				    "the process but has no relocation",
+				    helds[h], ll, i);
+			}
+			tame_prog_relocate(&a, gate2, pid2);
+			ck_assert_msg(memcmp(a.insn, b.insn, a.len *
+			    sizeof(a.insn[0])) == 0, "held %#x landlock %d: "
+			    "relocated program differs", helds[h], ll);
+			moved += a.nreloc;
+		}
+	ck_assert_msg(moved > 0, "no program has a relocation");
+}
+END_TEST
+
+/*
  * At the gate: libtame's own write, close, openat, kill and tgkill.
  * libseccomp gets the context built for calls from the gate.
  */
@@ -1545,6 +1623,8 @@ oracle_suite(void)
 	tcase_add_loop_test(tc, test_every_flag_set, 0, NPARTS);
 	tcase_add_test(tc, test_short_jumps);
 	tcase_add_test(tc, test_at_the_gate);
+	tcase_add_test(tc, test_precompiled_programs);
+	tcase_add_test(tc, test_relocation);
 	tcase_add_test(tc, test_random_tuples);
 	tcase_add_test(tc, test_stacked_deltas);
 	tcase_add_test(tc, test_every_narrowing);

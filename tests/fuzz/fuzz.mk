@@ -27,7 +27,8 @@ FUZZ_CFLAGS	= -std=gnu11 -g -O1 -Wall -Wextra \
 		  -Wno-missing-field-initializers -MMD -MP $(FUZZ_SAN)
 
 # Everything a target may need; the linker takes only what it uses.
-FUZZ_SRCS	= $(LIB_SRCS) $(filter-out audit/main.c,$(AUDIT_SRCS)) \
+FUZZ_SRCS	= $(LIB_SRCS) $(B)/gen/precompiled.c \
+		  $(filter-out audit/main.c,$(AUDIT_SRCS)) \
 		  tests/expect.c tests/fuzz/guard.c tests/fuzz/input.c
 FUZZ_OBJS	= $(FUZZ_SRCS:%.c=$(B)/fuzz/obj/%.o)
 
