@@ -58,6 +58,28 @@ $(B)/bench/$(1)-floor: $(B)/ports/$(1)/$(1).o $(B)/bench/floor.o \
 endef
 $(foreach p,$(PORT_NAMES),$(eval $(call port_floor,$(p))))
 
+# tame-exec's floor: the same launcher beside its shim with tame() a
+# 1-instruction allow filter (bench/floor.c), where tame-exec looks for
+# the shim: what launching through a preloaded shim costs with any filter
+# at all, the floor under tame-exec's ratio.  A preloaded shim cannot
+# carry ASan (its runtime must come first): UBSan alone, as the real one.
+EXEC_FLOOR	= $(B)/bench/exec-floor
+EXEC_FLOOR_OBJS	= $(EXEC_FLOOR)/tools/preload.o $(EXEC_FLOOR)/bench/floor.o \
+		  $(EXEC_FLOOR)/bench/load.o
+ifeq ($(SANITIZE),1)
+$(EXEC_FLOOR)/%: private SAN_FLAGS = $(UBSAN_FLAGS)
+endif
+$(EXEC_FLOOR)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Ibench $(CFLAGS) -c $< -o $@
+
+$(EXEC_FLOOR)/libtame-preload.so: $(EXEC_FLOOR_OBJS)
+	$(CC) -shared $(LDFLAGS) -o $@ $(EXEC_FLOOR_OBJS)
+
+$(EXEC_FLOOR)/tame-exec: $(B)/tame-exec
+	@mkdir -p $(@D)
+	cp $(B)/tame-exec $@
+
 # The first tame() of a freshly exec'd program (run.sh execs it per sample).
 $(B)/bench/fresh: $(B)/bench/fresh.o $(B)/bench/load.o $(B)/bench/clock.o \
     $(B)/libtame.a
@@ -72,7 +94,8 @@ $(B)/bench/phases: $(B)/bench/phases.o $(B)/bench/clock.o $(B)/libtame.a
 
 .PHONY: bench-build
 bench-build: $(B)/bench/micro $(B)/bench/cat-linked $(PORT_FLOORS) \
-    $(B)/bench/fresh $(B)/bench/phases
+    $(B)/bench/fresh $(B)/bench/phases $(EXEC_FLOOR)/tame-exec \
+    $(EXEC_FLOOR)/libtame-preload.so
 
 .PHONY: bench-compare
 bench-compare:

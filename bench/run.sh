@@ -227,6 +227,10 @@ hf floor-100m 4 cat-untamed "$B/ports/cat-untamed $BIG" \
     cat-floor "$B/bench/cat-floor $BIG"
 hf tame-exec-4k 60 /bin/cat "/bin/cat $SMALL" \
     tame-exec "$B/tame-exec -f stdio,rpath -- /bin/cat $SMALL"
+# tame-exec's floor: the same launcher and shim with a 1-instruction
+# filter for tame() (bench/bench.mk: EXEC_FLOOR)
+hf exec-floor-4k 60 /bin/cat "/bin/cat $SMALL" \
+    exec-floor "$B/bench/exec-floor/tame-exec -f stdio,rpath -- /bin/cat $SMALL"
 # tame-exec on more system tools, each under the flags tame-audit
 # suggests for it, against the bare tool
 TEXT=$DATA/text-1m

@@ -51,7 +51,7 @@ grep -Eiq '(^|[ |(])-?(nan|null|inf)([ |)x]|$)' "$md" &&
 # the first call's phases: each flag set's sum and the whole call beside it
 for row in '| **sum of the phases**' '| the whole tame() timed by bench/fresh' \
     '| sum of the phases / whole call' \
-    '| compiling the table into BPF (tame_compile)' \
+    '| the program: a precompiled one copied and relocated' \
     '| audit marker write; seccomp(SET_MODE_FILTER, TSYNC)'; do
 	grep -F "$row" "$md" | grep -Eq '\| [0-9.*]+[ %(*]' ||
 	    no "the phases table has no numbers in '$row'"
