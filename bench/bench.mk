@@ -80,6 +80,13 @@ $(EXEC_FLOOR)/tame-exec: $(B)/tame-exec
 	@mkdir -p $(@D)
 	cp $(B)/tame-exec $@
 
+# The kernel's attach by program shape (bench/attach.c), with the
+# replay of the constant-action cache that t_cache checks.
+$(B)/bench/attach: $(B)/bench/attach.o $(B)/bench/clock.o \
+    $(B)/tests/replay.o $(B)/libtame.a
+	$(CC) $(LDFLAGS) -o $@ $(B)/bench/attach.o $(B)/bench/clock.o \
+	    $(B)/tests/replay.o $(B)/libtame.a
+
 # The first tame() of a freshly exec'd program (run.sh execs it per sample).
 $(B)/bench/fresh: $(B)/bench/fresh.o $(B)/bench/load.o $(B)/bench/clock.o \
     $(B)/libtame.a
@@ -94,7 +101,8 @@ $(B)/bench/phases: $(B)/bench/phases.o $(B)/bench/clock.o $(B)/libtame.a
 
 .PHONY: bench-build
 bench-build: $(B)/bench/micro $(B)/bench/cat-linked $(PORT_FLOORS) \
-    $(B)/bench/fresh $(B)/bench/phases $(EXEC_FLOOR)/tame-exec \
+    $(B)/bench/fresh $(B)/bench/phases $(B)/bench/attach \
+    $(EXEC_FLOOR)/tame-exec \
     $(EXEC_FLOOR)/libtame-preload.so
 
 .PHONY: bench-compare

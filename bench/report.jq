@@ -124,10 +124,34 @@ def interleave:
 	($c.results[$b].cpu | map(select(. != null)) | median | r1)]
     | @tsv;
 
+# attach (input: raw/attach.jsonl slurped: bench/attach's lines)
+#	shape length replay_steps median_us p10_us p90_us samples
+# then "model": the cost of one replay step in ns (walk-N over skip-N),
+# of one instruction in ns (the skip shapes over allow1, less their
+# replay steps), the floor
+# (allow1) in µs, and allow1's own replay steps.
+def attach:
+    . as $all
+    | ($all[] | [.shape, .len, .steps, (.us | median | r1),
+	(.us | pct(0.1) | r1), (.us | pct(0.9) | r1), (.us | length)] | @tsv),
+    ((map({key: .shape, value: .}) | from_entries) as $s
+	| ($s.allow1.us | median) as $a
+	| [$all[] | select(.shape | startswith("walk-")) as $w
+	    | $s["skip-" + ($w.shape | ltrimstr("walk-"))] as $k
+	    | select($k) | (($w.us | median) - ($k.us | median))
+		/ ($w.steps - $k.steps)] as $per_step
+	| [$all[] | select(.shape | startswith("skip-"))
+	    | ((.us | median) - $a - ($per_step | median)
+		* (.steps - $s.allow1.steps)) / (.len - 1)] as $per_insn
+	| ["model", (($per_insn | median) * 1000 | r1),
+	    (($per_step | median) * 1000 | r2), ($a | r1), $s.allow1.steps]
+	| @tsv);
+
 if $what == "syscalls" then syscalls
 elif $what == "latency" then latency
 elif $what == "hyperfine" then hyperfine
 elif $what == "hfcdf" then hfcdf
 elif $what == "phases" then phases
 elif $what == "interleave" then interleave
+elif $what == "attach" then attach
 else error("what: " + $what) end

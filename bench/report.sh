@@ -328,6 +328,32 @@ phases_table() {
 	    "$(pct "$(ph $a sum 2)" "$(fresh $a 1)")" \
 	    "$(pct "$(ph $b sum 2)" "$(fresh $b 1)")"
 }
+# --- the kernel's attach by program shape (bench/attach) -----------------
+if [ -s "$RAW/attach.jsonl" ]; then
+	q attach -s "$RAW/attach.jsonl" > "$W/attach.tsv"
+else
+	: > "$W/attach.tsv"
+fi
+# at COL: the model line's column (2 ns per instruction, 3 ns per replay
+# step, 4 the floor's µs, 5 the floor's replay steps), or -
+at() {
+	awk -F '\t' -v col="$1" '$1 == "model" { print $col; f = 1 }
+	    END { if (!f) print "-" }' "$W/attach.tsv"
+}
+attach_table() {
+	awk -F '\t' -v ni="$(at 2)" -v ns="$(at 3)" -v fl="$(at 4)" \
+	    -v st="$(at 5)" '
+	$1 != "model" {
+		pred = "-"
+		if (ni != "-" && ns != "-" && fl != "-" && st != "-")
+			pred = sprintf("%.1f", \
+			    fl + (ni * ($2 - 1) + ns * ($3 - st)) / 1000)
+		printf "| %s | %d | %d | %s | %s..%s | %s | %d |\n", \
+		    $1, $2, $3, $4, $5, $6, pred, $7
+	}' "$W/attach.tsv"
+}
+[ -s "$W/attach.tsv" ] || attach_table() { echo "| (not measured) | | | | | | |"; }
+FL_AT=$(at 4)
 PHA=$(ph stdio-rpath seccomp_attach 2)
 PHC=$(ph stdio-rpath compile 2)
 PHT=$(ph stdio-rpath touch 2)
@@ -766,6 +792,29 @@ resolves names pays anyway, only earlier. What would move the rest:
 a shorter program (the kernel converts and JITs every instruction) and
 fewer and shorter paths for its per-number replay (attach time follows
 the summed path lengths, performance.md 1.4).
+
+### What the kernel's attach costs, by program shape
+
+\`bench/attach\` times the \`seccomp(SET_MODE_FILTER, TSYNC)\` call alone in
+forked children, the shapes taking turns: synthetic programs that every
+walk of the cache replay jumps over at once (skip-N: the cost of length,
+the kernel validating, converting and JITting each instruction) or walks
+whole for every native number (walk-N: the cost of the replay), and
+tame()'s own first filters. Replay steps are the instructions the
+kernel's constant-action check visits over every number of both
+architectures (tests/replay.c, the walk t_cache checks).
+
+| program | instructions | replay steps | median µs | p10..p90 µs | model µs | samples |
+|---|---:|---:|---:|---:|---:|---:|
+$(attach_table)
+
+The model: ${FL_AT} µs for any filter at all (allow1), $(at 2) ns
+per instruction and $(at 3) ns per replay step beyond allow1's. What it
+leaves to a real program beyond the synthetic ones (measured minus
+model) is the conversion and JIT of its loads and many-target compares,
+which cost more than a skipped compare. So the kernel's share of tame()'s
+attach is allow1's ${FL_AT} µs, and the rest follows the program: a
+shorter program and shorter walks are what the compiler can still give.
 
 ## tame() latency
 

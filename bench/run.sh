@@ -18,7 +18,7 @@
 #
 # Environment: B (build dir), BENCH_ROUNDS (5), BENCH_REPS (5),
 # BENCH_MIN_TIME (0.1 s), BENCH_HF_ROUNDS (25), BENCH_EXEC_ROUNDS (13),
-# BENCH_IL_ROUNDS (6000), BENCH_FRESH (201), BENCH_CPU,
+# BENCH_IL_ROUNDS (6000), BENCH_FRESH (201), BENCH_ATTACH (101), BENCH_CPU,
 # BENCH_REPORTS (reports: where raw/ goes).  BENCH_QUICK=1 runs every
 # benchmark once, briefly, on a 4 MiB "big" file, into $B/bench/quick
 # unless BENCH_REPORTS says otherwise: the report is made and well
@@ -191,6 +191,13 @@ while [ "$i" -le "$FRESH_N" ]; do
 	done
 	i=$((i + 1))
 done
+
+# The kernel's attach alone, by program shape (bench/attach.c): forked
+# children, the shapes taking turns.
+ATTACH_N=${BENCH_ATTACH:-101}
+[ -n "$BENCH_QUICK" ] && ATTACH_N=${BENCH_ATTACH:-5}
+echo "bench: attach by program shape, $ATTACH_N samples"
+taskset -c "$CPU" "$B/bench/attach" "$ATTACH_N" > "$RAW/attach.jsonl"
 
 # --- whole commands ---------------------------------------------------
 # hf NAME RUNS LABEL1 CMD1 LABEL2 CMD2: BENCH_HF_ROUNDS rounds, the order

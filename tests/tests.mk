@@ -18,7 +18,7 @@ $(B)/tests/%.o: tests/%.c
 # The oracle builds the same policy with libseccomp, for the tests only:
 # libtame itself never links libseccomp.
 TEST_OBJS	= $(B)/tests/harness.o $(B)/tests/expect.o $(B)/tests/oracle.o \
-		  $(B)/tests/sibling.o \
+		  $(B)/tests/sibling.o $(B)/tests/replay.o \
 		  $(AUDIT_LIB_OBJS)
 
 $(B)/tests/t_%: $(B)/tests/t_%.o $(TEST_OBJS) $(B)/libtame.a

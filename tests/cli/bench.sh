@@ -27,6 +27,7 @@ grep -q 'error' "$dir/report.log" && no "report.sh said: $(cat "$dir/report.log"
 md=$dir/latest.md
 for section in '## Machine' '## Targets (DESIGN.md)' \
     '## The first tame(), as programs pay it' '### Where the first call goes' \
+    "### What the kernel's attach costs, by program shape" \
     '## Per call, interleaved' \
     '## Cost per system call' '## What the traps cost' '## tame() latency' \
     '## Whole commands (hyperfine)'; do
@@ -55,6 +56,11 @@ for row in '| **sum of the phases**' '| the whole tame() timed by bench/fresh' \
     '| audit marker write; seccomp(SET_MODE_FILTER, TSYNC)'; do
 	grep -F "$row" "$md" | grep -Eq '\| [0-9.*]+[ %(*]' ||
 	    no "the phases table has no numbers in '$row'"
+done
+# the attach shapes: each timed, and tame()'s own beside its model
+for shape in allow1 skip-1024 walk-256 'tame:stdio,rpath'; do
+	grep -F "| $shape |" "$md" | grep -Eq '\| [0-9.]+ \| [0-9.]+\.\.[0-9.]+ \| [0-9.]+ \|' ||
+	    no "the attach table has no numbers for $shape"
 done
 # every interleaved call has its row, every difference a median
 # and an interval
