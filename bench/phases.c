@@ -112,7 +112,7 @@ static void
 touch_compile_data(const struct tame_target *next)
 {
 	static volatile char sink;
-	const struct tame_precompiled *pc = tame_precompiled_find(next);
+	const struct tame_precompiled *pc = tame_precompiled_find(next, NULL);
 	const char *p, *end;
 	char *w;
 
@@ -195,8 +195,8 @@ first_tame(int flags)
 	touch_compile_data(&next);
 
 	mark("compile");
-	if (tame_compile_first(&next, tame__gate_ip(), &prog) == -1)
-		err(1, "tame_compile_first");
+	if (tame_compile_fast(&next, NULL, tame__gate_ip(), &prog) == -1)
+		err(1, "tame_compile_fast");
 
 	mark("handler");
 	strncpy(tame__state.progname, program_invocation_short_name,

@@ -307,7 +307,7 @@ phases_table() {
 	    "landlock_create:Landlock: is a layer needed (the paths', or the first call's domain layer); ABI probe" \
 	    "landlock_rules:Landlock: ruleset created, path rules added" \
 	    "touch:first touch of the precompiled program (or the policy table) and the workspace (page faults)" \
-	    "compile:the program: a precompiled one copied and relocated (lib/precompiled.sets), else compiled (tame_compile_first)" \
+	    "compile:the program: a precompiled one copied and relocated (lib/precompiled.sets), else compiled (tame_compile_fast)" \
 	    "handler:SIGSYS handler installed, SIGSYS unblocked" \
 	    "no_new_privs:prctl(PR_SET_NO_NEW_PRIVS)" \
 	    "landlock_restrict:Landlock: landlock_restrict_self" \

@@ -37,10 +37,18 @@ struct tame_prog {
 	struct sock_filter	 insn[TAME_MAXINSN];
 };
 
-/* A first filter compiled at build time (tools/precompile.c). */
+/*
+ * A filter compiled at build time (tools/precompile.c): a first filter,
+ * or a delta over the first filter of prev_held (the same process, both
+ * with Landlock available).
+ */
+#define TAME_PRE_FIRST	(-1)		/* prev_held of a first filter */
+
 struct tame_precompiled {
+	int				 prev_held;
 	int				 held;	/* tame_target's */
 	int				 landlock_ok;
+	int				 changed;	/* tame_prog's */
 	int				 len;
 	int				 nreloc;
 	const struct tame_reloc		*reloc;
@@ -78,16 +86,17 @@ int	tame_compile(const struct tame_target *next,
 void	tame_prog_relocate(struct tame_prog *p, uint64_t gate, int pid);
 
 /*
- * The first filter for next (prev NULL in tame_compile): the build's
- * precompiled program for next's flags and Landlock state, relocated,
- * where there is one; compiled otherwise.  Returns as tame_compile.
+ * As tame_compile(), but where the build precompiled the program for
+ * next (and prev), it is copied and relocated instead (lib/prebuilt.c):
+ * the same program.
  */
-int	tame_compile_first(const struct tame_target *next, uint64_t gate,
+int	tame_compile_fast(const struct tame_target *next,
+	    const struct tame_target *prev, uint64_t gate,
 	    struct tame_prog *out);
 
-/* The precompiled program for next, or NULL. */
+/* The precompiled program for next over prev (NULL: first), or NULL. */
 const struct tame_precompiled *tame_precompiled_find(
-	    const struct tame_target *next);
+	    const struct tame_target *next, const struct tame_target *prev);
 
 struct tame_rule;
 

@@ -252,8 +252,8 @@ tame_locked(int flags)
 		tame__paths_resolve(want);
 	prev.held = held;
 	prev.landlock_ok = tame__state.landlock_ok;
-	if ((tame__state.tamed ? tame_compile(&next, &prev, tame__gate_ip(),
-	    &prog) : tame_compile_first(&next, tame__gate_ip(), &prog)) == -1)
+	if (tame_compile_fast(&next, tame__state.tamed ? &prev : NULL,
+	    tame__gate_ip(), &prog) == -1)
 		goto fail;
 
 	/*

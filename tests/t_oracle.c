@@ -551,80 +551,112 @@ START_TEST(test_short_jumps)
 END_TEST
 
 /*
- * The first filters the build compiled ahead (lib/precompiled.sets) are
- * the compiler's own: each, relocated to this test's gate and pid, is
- * instruction for instruction what tame_compile() makes for its target,
+ * The filters the build compiled ahead (lib/precompiled.sets) are the
+ * compiler's own: each, relocated to this test's gate and pid, is
+ * instruction for instruction what tame_compile() makes for its targets,
  * so everything this file proves of compiled programs holds for them.
+ * And they are only taken where they apply: not for a delta over another
+ * process's filter, nor over a filter made without Landlock.
  */
 START_TEST(test_precompiled_programs)
 {
 	static struct tame_prog want, got;
-	struct tame_target t;
-	int i, nounix = 0;
+	const struct tame_precompiled *pc;
+	struct tame_target next, prev, *pp;
+	int i, nounix = 0, deltas = 0;
 
 	ck_assert_msg(tame__nprecompiled > 0, "the build precompiled nothing");
 	for (i = 0; i < tame__nprecompiled; i++) {
-		t.held = tame__precompiled[i].held;
-		t.landlock_ok = tame__precompiled[i].landlock_ok;
-		t.pid = SELF_PID;
-		nounix += (t.held & TAME__NOUNIX) != 0;
-		ck_assert(tame_compile(&t, NULL, GATE, &want) == 0);
+		pc = &tame__precompiled[i];
+		next = (struct tame_target){ pc->held, pc->landlock_ok,
+		    SELF_PID };
+		prev = (struct tame_target){ pc->prev_held, 1, SELF_PID };
+		pp = pc->prev_held == TAME_PRE_FIRST ? NULL : &prev;
+		nounix += (pc->held & TAME__NOUNIX) != 0;
+		deltas += pp != NULL;
+		ck_assert(tame_precompiled_find(&next, pp) == pc);
+		ck_assert(tame_compile(&next, pp, GATE, &want) == 0);
 		memset(&got, 0xa5, sizeof(got));
-		ck_assert(tame_compile_first(&t, GATE, &got) == 0);
+		ck_assert(tame_compile_fast(&next, pp, GATE, &got) == 0);
 		ck_assert_msg(got.len == want.len && memcmp(got.insn, want.insn,
-		    want.len * sizeof(want.insn[0])) == 0,
-		    "precompiled program %d (held %#x) differs from the "
-		    "compiler's", i, t.held);
-		ck_assert_int_eq(got.changed, 1);
+		    want.len * sizeof(want.insn[0])) == 0 &&
+		    got.changed == want.changed, "precompiled program %d "
+		    "(held %#x over %#x) differs from the compiler's", i,
+		    pc->held, pc->prev_held);
+		if (pp == NULL)
+			continue;
+		prev.pid = SELF_PID + 1;	/* a parent's filter */
+		ck_assert(tame_precompiled_find(&next, pp) == NULL);
+		prev.pid = SELF_PID;
+		prev.landlock_ok = 0;
+		ck_assert(tame_precompiled_find(&next, pp) == NULL);
 	}
 	ck_assert_msg(nounix > 0, "no variant without AF_UNIX was built");
-	printf("%d precompiled first filters equal the compiler's\n",
-	    tame__nprecompiled);
+	ck_assert_msg(deltas > 0, "no delta was built");
+	printf("%d precompiled filters (%d deltas) equal the compiler's\n",
+	    tame__nprecompiled, deltas);
 }
 END_TEST
+
+/* Two programs for the same targets but another process's values. */
+static void
+check_relocation(const struct tame_target *t1, const struct tame_target *p1)
+{
+	static struct tame_prog a, b;
+	const uint64_t gate2 = ~GATE;
+	const int pid2 = SELF_PID ^ 0x7fffffff;
+	struct tame_target t2 = *t1, p2;
+	int i, r;
+
+	t2.pid = pid2;
+	if (p1 != NULL) {
+		p2 = *p1;
+		p2.pid = pid2;
+	}
+	ck_assert(tame_compile(t1, p1, GATE, &a) == 0);
+	ck_assert(tame_compile(&t2, p1 != NULL ? &p2 : NULL, gate2, &b) == 0);
+	ck_assert_int_eq(a.len, b.len);
+	ck_assert_int_eq(a.nreloc, b.nreloc);
+	for (i = 0; i < a.len; i++) {
+		if (memcmp(&a.insn[i], &b.insn[i], sizeof(a.insn[i])) == 0)
+			continue;
+		for (r = 0; r < a.nreloc && a.reloc[r].at != i; r++)
+			;
+		ck_assert_msg(r < a.nreloc, "held %#x landlock %d: "
+		    "instruction %d depends on the process but has no "
+		    "relocation", t1->held, t1->landlock_ok, i);
+	}
+	tame_prog_relocate(&a, gate2, pid2);
+	ck_assert_msg(memcmp(a.insn, b.insn, a.len * sizeof(a.insn[0])) == 0,
+	    "held %#x landlock %d: relocated program differs", t1->held,
+	    t1->landlock_ok);
+}
 
 /*
  * Relocation is complete: compiled for two processes whose gate and pid
  * differ in every bit, two programs differ only where the relocations
  * say, and the first rewritten for the second's values is the second.
- * Every distinct flag set, each Landlock state.
+ * Every distinct flag set as a first filter in each Landlock state, and
+ * as a delta to the set without its lowest flag.
  */
 START_TEST(test_relocation)
 {
-	static struct tame_prog a, b;
-	const uint64_t gate2 = ~GATE;
-	const int pid2 = SELF_PID ^ 0x7fffffff;
-	int h, ll, i, r, moved = 0;
+	struct tame_target t, p;
+	int h, ll, low;
 
 	setup_tuples();
-	for (h = 0; h < nhelds; h++)
+	for (h = 0; h < nhelds; h++) {
 		for (ll = 0; ll < 3; ll++) {
-			struct tame_target t1 = { helds[h], ll, SELF_PID };
-			struct tame_target t2 = { helds[h], ll, pid2 };
-
-			ck_assert(tame_compile(&t1, NULL, GATE, &a) == 0);
-			ck_assert(tame_compile(&t2, NULL, gate2, &b) == 0);
-			ck_assert_int_eq(a.len, b.len);
-			ck_assert_int_eq(a.nreloc, b.nreloc);
-			for (i = 0; i < a.len; i++) {
-				if (memcmp(&a.insn[i], &b.insn[i],
-				    sizeof(a.insn[i])) == 0)
-					continue;
-				for (r = 0; r < a.nreloc &&
-				    a.reloc[r].at != i; r++)
-					;
-				ck_assert_msg(r < a.nreloc, "held %#x "
-				    "landlock %d: instruction %d depends on "
-				    "the process but has no relocation",
-				    helds[h], ll, i);
-			}
-			tame_prog_relocate(&a, gate2, pid2);
-			ck_assert_msg(memcmp(a.insn, b.insn, a.len *
-			    sizeof(a.insn[0])) == 0, "held %#x landlock %d: "
-			    "relocated program differs", helds[h], ll);
-			moved += a.nreloc;
+			t = (struct tame_target){ helds[h], ll, SELF_PID };
+			check_relocation(&t, NULL);
 		}
-	ck_assert_msg(moved > 0, "no program has a relocation");
+		low = helds[h] & TAME_ALL & -(helds[h] & TAME_ALL);
+		p = (struct tame_target){ helds[h], 1, SELF_PID };
+		t = (struct tame_target){ tame_expand(helds[h] & TAME_ALL &
+		    ~low) | (helds[h] & TAME__NOUNIX), 1, SELF_PID };
+		if ((t.held & ~helds[h]) == 0)
+			check_relocation(&t, &p);
+	}
 }
 END_TEST
 
