@@ -117,11 +117,12 @@ touch_compile_data(const struct tame_target *next)
 	char *w;
 
 	if (pc != NULL) {
-		p = (const char *)pc->insn;
-		end = p + pc->len * sizeof(pc->insn[0]);
+		p = (const char *)&tame__precompiled_insn[pc->insn_at];
+		end = p + pc->len * sizeof(tame__precompiled_insn[0]);
 		for (; p < end; p += 4096)
 			sink += *p;
-		sink += *(end - 1) + *(const char *)pc->reloc;
+		sink += *(end - 1) +
+		    *(const char *)&tame__precompiled_reloc[pc->reloc_at];
 		goto workspace;
 	}
 	p = (const char *)tame_rules;

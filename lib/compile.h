@@ -45,18 +45,24 @@ struct tame_prog {
 #define TAME_PRE_FIRST	(-1)		/* prev_held of a first filter */
 
 struct tame_precompiled {
-	int				 prev_held;
-	int				 held;	/* tame_target's */
-	int				 landlock_ok;
-	int				 changed;	/* tame_prog's */
-	int				 len;
-	int				 nreloc;
-	const struct tame_reloc		*reloc;
-	const struct sock_filter	*insn;
+	int		 prev_held;
+	int		 held;		/* tame_target's */
+	int		 landlock_ok;
+	int		 changed;	/* tame_prog's */
+	uint16_t	 len, nreloc;
+	uint32_t	 insn_at;	/* in tame__precompiled_insn */
+	uint32_t	 reloc_at;	/* in tame__precompiled_reloc */
 };
 
+/*
+ * Offsets, not pointers: a table of pointers would be relocated, and so
+ * written and copied, by the dynamic loader in every process that links
+ * libtame (tests/cli/relocs.sh).
+ */
 extern const struct tame_precompiled	tame__precompiled[];
 extern const int			tame__nprecompiled;
+extern const struct sock_filter		tame__precompiled_insn[];
+extern const struct tame_reloc		tame__precompiled_reloc[];
 
 /* Everything that decides what one compiled filter does. */
 struct tame_target {

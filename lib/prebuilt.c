@@ -49,8 +49,10 @@ tame_compile_fast(const struct tame_target *next,
 	out->len = pc->len;
 	out->changed = pc->changed;
 	out->nreloc = pc->nreloc;
-	memcpy(out->reloc, pc->reloc, (size_t)pc->nreloc * sizeof(*pc->reloc));
-	memcpy(out->insn, pc->insn, (size_t)pc->len * sizeof(*pc->insn));
+	memcpy(out->reloc, &tame__precompiled_reloc[pc->reloc_at],
+	    (size_t)pc->nreloc * sizeof(out->reloc[0]));
+	memcpy(out->insn, &tame__precompiled_insn[pc->insn_at],
+	    (size_t)pc->len * sizeof(out->insn[0]));
 	tame_prog_relocate(out, gate, next->pid);
 	return 0;
 }
