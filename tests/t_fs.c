@@ -2143,10 +2143,20 @@ START_TEST(test_narrowing_to_stdio_revokes_lookups)
 }
 END_TEST
 
-/* The path-gated flags are only as good as Landlock here. */
+/*
+ * The path-gated flags are confined on every supported kernel (5.6+):
+ * by Landlock where it is, else by the SIGSYS handler's openat2.  The
+ * Landlock cases above need Landlock to mean anything, so a kernel
+ * without it says so.
+ */
 START_TEST(test_landlock_abi_available)
 {
-	ck_assert_int_gt(tame_landlock_abi(), 0);
+	ck_assert_int_eq(tame_flags_unconfined(TAME_ALL), 0);
+	if (tame_landlock_abi() == 0) {
+		printf("n/a: Landlock (5.13): the path-gated flags are "
+		    "confined by the SIGSYS handler's openat2 alone\n");
+		fflush(stdout);
+	}
 }
 END_TEST
 
