@@ -35,6 +35,9 @@ mount -t tmpfs -o mode=1777 tmpfs /newroot/dev/shm
 ip link set lo up
 hostname "$(cat /newroot/etc/hostname 2>/dev/null || echo guest)"
 run=$(sed -n 's/.*tame\.run=\([^ ]*\).*/\1/p' /proc/cmdline)
+# the PATH a root shell has (setcap and ip live in /usr/sbin), not the
+# initramfs's /bin alone
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 if [ -n "$run" ]; then
 	chroot /newroot /bin/sh "$run"
 	echo "init: $run ended with status $?"
