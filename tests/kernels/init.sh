@@ -31,6 +31,12 @@ mkdir -p /newroot/dev/pts /newroot/dev/shm
 mount -t devpts -o newinstance,ptmxmode=0666,gid=5,mode=0620 devpts \
     /newroot/dev/pts
 ln -sf pts/ptmx /newroot/dev/ptmx
+# what udev (or a container runtime) adds to devtmpfs: install.sh's
+# tame-audit -o /dev/stdout found none
+ln -sf /proc/self/fd /newroot/dev/fd
+ln -sf /proc/self/fd/0 /newroot/dev/stdin
+ln -sf /proc/self/fd/1 /newroot/dev/stdout
+ln -sf /proc/self/fd/2 /newroot/dev/stderr
 mount -t tmpfs -o mode=1777 tmpfs /newroot/dev/shm
 ip link set lo up
 hostname "$(cat /newroot/etc/hostname 2>/dev/null || echo guest)"
