@@ -240,6 +240,16 @@ tame_locked(int flags)
 	    tame__landlock_domain(want, &ruleset) == 0 && ruleset != -1)
 		domain_only = 1;	/* no paths: other processes only */
 	/*
+	 * A kernel without Landlock never gives a layer, also not to a
+	 * later call that narrows to a path-gated flag (rpath,wpath,
+	 * cpath,tmppath, which needs none, then tmppath alone): so the
+	 * first filter already lets the handler's openat2 through and the
+	 * later ones confine the paths with it, instead of refusing them
+	 * all as where a layer was lost (tame-sort's spill files on 5.10).
+	 */
+	if (!tame__state.tamed && tame_landlock_abi() == 0)
+		next.landlock_ok = 0;
+	/*
 	 * Without a layer the handler confines the granted paths itself
 	 * (openat2), for good: an older filter made so refuses what a
 	 * layer would confine, and only the handler's own opens get past.

@@ -10,6 +10,7 @@
  */
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/xattr.h>
 #include <linux/seccomp.h>
 
@@ -275,8 +276,32 @@ find_preload(char *out, size_t len)
 }
 
 /*
+ * Does the kernel know this system call?  Asked with arguments it
+ * refuses (a bad pointer, a bad descriptor): only ENOSYS means no.
+ */
+static int
+kernel_has(long nr, long a0, long a1, long a2, long a3)
+{
+	long r = syscall(nr, a0, a1, a2, a3);
+
+	if (r >= 0)
+		close((int)r);
+	return !(r == -1 && errno == ENOSYS);
+}
+
+#ifndef SYS_openat2
+#define SYS_openat2		437
+#endif
+#ifndef SYS_pidfd_send_signal
+#define SYS_pidfd_send_signal	424
+#endif
+#define PIDFD_SELF_PROCESS	(-10001)	/* PIDFD_SELF_THREAD_GROUP */
+
+/*
  * What this kernel can enforce of flags (every flag without -f): exit 1
  * when a flag asked for cannot be confined as tame(3) documents it.
+ * The lines other than the flags' are what the kernel gives that
+ * tame(3) relies on, the same facts as README.md's table of kernels.
  */
 static int
 check(int flags)
@@ -284,15 +309,19 @@ check(int flags)
 	int abi = tame_landlock_abi(), ok = 1, want;
 	FILE *f;
 	char line[256];
+	struct utsname u;
 
 	printf("libtame %s\n", tame_version());
+	if (uname(&u) == 0)
+		printf("kernel: %s %s\n", u.release, u.machine);
 	if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == -1 && errno == EINVAL) {
 		printf("seccomp filters: missing (tame() fails with ENOSYS)\n");
 		ok = 0;
 	} else if ((f = fopen("/proc/sys/kernel/seccomp/actions_avail",
 	    "r")) != NULL) {
 		if (fgets(line, sizeof(line), f) != NULL)
-			printf("seccomp filters: yes (%s", line);
+			printf("seccomp filters: yes (%.*s)\n",
+			    (int)strcspn(line, "\n"), line);
 		fclose(f);
 	} else
 		printf("seccomp filters: yes\n");
@@ -328,6 +357,28 @@ check(int flags)
 		if (want != 0)
 			ok = 0;
 	}
+	printf("openat2: %s\n", kernel_has(SYS_openat2, -1, 0, 0, 0) ?
+	    "yes (Linux 5.6)" : "missing (Linux 5.6)");
+	/* signal 0 to this process by PIDFD_SELF: EBADF before 6.15 */
+	printf("PIDFD_SELF: %s\n", syscall(SYS_pidfd_send_signal,
+	    PIDFD_SELF_PROCESS, 0, NULL, 0) == 0 ? "yes (Linux 6.15)" :
+	    "missing (Linux 6.15: raise() by pidfd_send_signal fails with "
+	    "EBADF, as untamed)");
+	printf("signal scoping: %s\n", abi >= 6 ? "yes (Landlock ABI 6): "
+	    "without proc and cpath, Landlock also keeps signals to this "
+	    "process" : "missing (Landlock ABI 6): the filter alone keeps "
+	    "signals to this process");
+	/*
+	 * The first tame() enters a Landlock domain, which alone keeps the
+	 * /proc/PID/mem of other processes closed to rpath and wpath: the
+	 * filter cannot see a path, and the kernel's ptrace check lets a
+	 * process reach others of its user.
+	 */
+	if (abi == 0 && (flags & (TAME_RPATH | TAME_WPATH)))
+		printf("rpath, wpath: without Landlock, /proc/PID/mem of "
+		    "another process the kernel lets this user trace (its "
+		    "own user's, or any as root) can be read under rpath and "
+		    "written under wpath\n");
 	printf("descriptor passing: without cmsg, sending SCM_RIGHTS kills "
 	    "and received descriptors are closed (checked by the SIGSYS "
 	    "handler)\n");

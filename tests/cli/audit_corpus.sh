@@ -106,10 +106,28 @@ n=0
 r=0
 u=0
 VERIFY=
+# TAME_CORPUS_QUICK=1 (make check-kernels' guests, where TCG runs these
+# commands some 60 times slower than the host: the whole corpus would
+# take hours): only the commands marked "quick", each checked in full as
+# below: a file read (cat), a name moved (mv), files made with their
+# owners looked up (tar -x), a loopback connection (wget), a blocker of
+# each kind a run decides (xargs: exec, perl's POSIX module: code).
+QUICK=${TAME_CORPUS_QUICK:-}
+marked=
+quick() {
+	marked=1
+	"$@"
+	marked=
+}
+# Is the command at hand one this run leaves out?
+left_out() {
+	[ -n "$QUICK" ] && [ -z "$marked" ]
+}
 # A command tame-audit can tame: its suggestion reproduces the run, and
 # every flag of it beyond stdio is needed.
 check() {
 	cmd=$(printf "%s\n" "$*" | paste -sd " " -)
+	left_out && return
 	has "$1" || { echo "skip: $cmd (not installed)"; return; }
 	run base "$@"
 	setup
@@ -140,6 +158,7 @@ check() {
 check_verified() {
 	kind=$1
 	shift
+	left_out && return
 	has "$1" || { echo "skip: $* (not installed)"; return; }
 	setup
 	(cd "$W/c" && "$AUDIT" --json -o "$W/report" -- "$@" \
@@ -160,6 +179,7 @@ check_verified() {
 check_untameable() {
 	kind=$1
 	shift
+	left_out && return
 	cmd=$(printf "%s\n" "$*" | paste -sd " " -)
 	has "$1" || { echo "skip: $cmd (not installed)"; return; }
 	run base "$@"
@@ -190,7 +210,7 @@ check_untameable() {
 template
 
 # files
-check cat in.txt
+quick check cat in.txt
 check wc -l in.txt
 check head -n 3 in.txt
 check sha256sum in.txt
@@ -205,13 +225,13 @@ check date -u -d @0
 check sort in.txt -o out/sorted.txt
 check sort -S 64K -T /tmp big.txt -o out/big.sorted
 check cp in.txt out/copy.txt
-check mv out/a.txt out/b.txt
+quick check mv out/a.txt out/b.txt
 check rm out/a.txt
 check mkdir out/newdir
 check tar -cf out/src.tar src
 check gzip -k in.txt
 check tar -tvf z/src.tar
-check tar -xf z/src.tar -C out
+quick check tar -xf z/src.tar -C out
 check cp -r src out/src2
 
 # compressors: compress, decompress, test, to standard output
@@ -274,7 +294,7 @@ check sed -n 2p in.txt
 check sed -i.bak s/one/1/ in.txt
 # both start a program for each batch of names
 check_untameable exec find src -name '*.txt' -exec cat {} +
-check_untameable exec xargs -a in.txt echo
+quick check_untameable exec xargs -a in.txt echo
 
 # scripting languages: file and pipe work in the interpreter itself is
 # tameable; a native module is code loaded after tame()
@@ -304,7 +324,7 @@ check_untameable code python3 -c 'import sqlite3
 print(sqlite3.connect("db.sqlite").execute("select count(*) from t").fetchone()[0])'
 check perl -ne 'print uc' in.txt
 check perl -i.bak -pe 's/one/1/' in.txt
-check_untameable code perl -MPOSIX -e 'print floor(3.7), "\n"'
+quick check_untameable code perl -MPOSIX -e 'print floor(3.7), "\n"'
 check_untameable code perl -MJSON::PP -e \
     'open F, "<", "data.json"; local $/; print decode_json(<F>)->{n}, "\n"'
 
@@ -337,11 +357,11 @@ if has python3; then
 	until port=$(sed -n 's/.* port \([0-9]*\) .*/\1/p' "$W/srv.log") &&
 	    [ -n "$port" ]; do
 		i=$((i + 1))
-		[ "$i" -lt 50 ] || fail "the loopback server did not start"
+		[ "$i" -lt 600 ] || fail "the loopback server did not start in 60 s"
 		sleep 0.1
 	done
 	url=http://127.0.0.1:$port/in.txt
-	check wget -q -O - "$url"
+	quick check wget -q -O - "$url"
 	check wget -q -O out/page.txt "$url"
 	check curl -s "$url"
 	check curl -s -o out/page.txt "$url"
@@ -358,6 +378,11 @@ while True:
 print(r.split(b"\r\n\r\n", 1)[1].decode())' "$port"
 fi
 
-[ "$n" -ge 60 ] || fail "only $n corpus commands ran"
+if [ -n "$QUICK" ]; then
+	[ "$n" -ge 6 ] || fail "quick: only $n corpus commands ran"
+	echo "audit_corpus.sh: quick (TAME_CORPUS_QUICK): the marked commands alone"
+else
+	[ "$n" -ge 60 ] || fail "only $n corpus commands ran"
+fi
 echo "audit_corpus.sh: $n commands: $r reproduced and minimal, $u declared not tameable"
 exit 0

@@ -31,10 +31,19 @@ mkdir -p /newroot/dev/pts /newroot/dev/shm
 mount -t devpts -o newinstance,ptmxmode=0666,gid=5,mode=0620 devpts \
     /newroot/dev/pts
 ln -sf pts/ptmx /newroot/dev/ptmx
+# what udev (or a container runtime) adds to devtmpfs: install.sh's
+# tame-audit -o /dev/stdout found none
+ln -sf /proc/self/fd /newroot/dev/fd
+ln -sf /proc/self/fd/0 /newroot/dev/stdin
+ln -sf /proc/self/fd/1 /newroot/dev/stdout
+ln -sf /proc/self/fd/2 /newroot/dev/stderr
 mount -t tmpfs -o mode=1777 tmpfs /newroot/dev/shm
 ip link set lo up
 hostname "$(cat /newroot/etc/hostname 2>/dev/null || echo guest)"
 run=$(sed -n 's/.*tame\.run=\([^ ]*\).*/\1/p' /proc/cmdline)
+# the PATH a root shell has (setcap and ip live in /usr/sbin), not the
+# initramfs's /bin alone
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 if [ -n "$run" ]; then
 	chroot /newroot /bin/sh "$run"
 	echo "init: $run ended with status $?"

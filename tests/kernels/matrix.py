@@ -9,7 +9,9 @@ print one row per suite, one column per kernel, each cell
     not available               the kernel could not be fetched (why below)
     excluded: REASON            exclude.txt leaves it out, saying why
 
-then each failure with its kernel, suite and the tail of its output.
+then each failure with its kernel, suite and the lines that say why
+(a Check suite's failed tests, else the tail of its output), and each
+suite's seconds in each guest (for planning CI: TCG times).
 Also written to build/kernels/matrix.md.  The last line is the
 project's "N passed, N failed", over suites x kernels: a passed cell
 (n/a included) counts passed; failed, no result and not available
@@ -88,6 +90,7 @@ def main():
     info = []
     cols = []
     failures = []
+    checks = []
     silent = set()
     for k in chosen:
         un = K.unavailable_path(k)
@@ -98,6 +101,7 @@ def main():
             continue
         res, na, outs, check, guest = parse_log(K.log_path(k))
         cols.append(("log", (res, na, outs, guest)))
+        checks.append((k.name, check))
         head.append(k.name)
         info.append("%s: %s (%s), Landlock %s, guest %s" % (
             k.name, k.package, k.version, landlock(check),
@@ -131,7 +135,7 @@ def main():
                 if why:
                     cell += " (%s)" % why
                 failed += 1
-                failures.append((k.name, s, cell, outs.get(s, [])[-TAIL:]))
+                failures.append((k.name, s, cell, why_lines(s, outs.get(s, []))))
             else:
                 cell = "passed"
                 passed += 1
@@ -139,13 +143,29 @@ def main():
                 cell += "; n/a: " + ", ".join(na[s])
             row.append(cell)
         rows.append(row)
-    text = render(head, rows, info, failures, skipped)
+    times = [[s] + [("%d" % data[0][s][2]) if kind == "log" and
+                     s in data[0] else "-" for kind, data in cols]
+             for s in suites if s not in excluded]
+    text = render(head, rows, info, failures, skipped, times, checks)
     os.makedirs(K.build_dir(), exist_ok=True)
     with open(os.path.join(K.build_dir(), "matrix.md"), "w") as f:
         f.write(text + "\n%d passed, %d failed\n" % (passed, failed))
     print(text)
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
+
+
+CHECK_FAILURE = re.compile(r":[FE]:[^:]*:[^:]*:\d+: ")
+
+
+def why_lines(suite, out):
+    """The lines that say why: a Check suite's failed tests
+    (file:line:F:case:test:i: message), a CLI test's own complaints
+    ("NAME.sh: what differed"); else the tail of the output."""
+    name = os.path.basename(suite) + ":"
+    failed = [l for l in out if CHECK_FAILURE.search(l) or
+              l.startswith(name)]
+    return failed[:TAIL] if failed else out[-TAIL:]
 
 
 def tail_of_log(k):
@@ -156,23 +176,32 @@ def tail_of_log(k):
     return lines[-TAIL:]
 
 
-def render(head, rows, info, failures, skipped):
-    out = ["# Kernel matrix", ""]
-    out += ["- " + i for i in info] + [""]
+def table(head, rows):
     widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
     line = lambda r: "| " + " | ".join(c.ljust(w) for c, w in
                                       zip(r, widths)) + " |"
-    out.append(line(head))
-    out.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    out += [line(r) for r in rows]
+    return [line(head), "|" + "|".join("-" * (w + 2) for w in widths) + "|"] \
+        + [line(r) for r in rows]
+
+
+def render(head, rows, info, failures, skipped, times, checks):
+    out = ["# Kernel matrix", ""]
+    out += ["- " + i for i in info] + [""]
+    out += table(head, rows)
     out.append("")
     if skipped:
         out.append("%d cells excluded (exclude.txt; the reason is in each "
                    "cell)" % skipped)
     for name, suite, cell, tail in failures:
         out += ["", "## %s, %s: %s" % (name, suite, cell),
-                "(last lines; the whole output is in build/kernels/%s.log)"
-                % name, "", "```"] + tail + ["```"]
+                "(why, or the last lines; all of it is in %s)"
+                % os.path.relpath(os.path.join(K.build_dir(), name + ".log"),
+                                  K.TOP), "", "```"] + tail + ["```"]
+    for name, check in checks:
+        out += ["", "What %s gives (tame-exec --check in the guest):" % name,
+                ""] + ["    " + l for l in check]
+    out += ["", "Seconds each suite took in each guest (TCG):", ""]
+    out += table(["suite"] + head[1:], times)
     return "\n".join(out)
 
 
