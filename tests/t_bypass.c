@@ -94,6 +94,13 @@
 #define HOME_NODE_FLAG			"malloc"
 #endif
 
+/* mkdir's own number; arm64 has only mkdirat (glibc's mkdir calls it). */
+#ifdef __NR_mkdir
+#define NR_MKDIR	__NR_mkdir
+#else
+#define NR_MKDIR	__NR_mkdirat
+#endif
+
 /* i386 system call numbers (arch/x86/entry/syscalls/syscall_32.tbl). */
 #define I386_WRITE	4
 #define I386_OPEN	5
@@ -310,11 +317,22 @@ memfd_of(const char *prog)
 	return fd;
 }
 
+static char *const touch_env[] = { NULL };
+
+static size_t
+pipe_pending(int fd)
+{
+	int n = 0;
+
+	if (ioctl(fd, FIONREAD, &n) == -1)
+		return 0;
+	return (size_t)n;
+}
+
+#if defined(__x86_64__)
 /* ------------------------------------------------------------------ */
 /* Other ABIs: x32 numbers, i386 via int $0x80 and sysenter.           */
 /* ------------------------------------------------------------------ */
-
-static char *const touch_env[] = { NULL };
 
 /*
  * x32 numbers (bit 30 set) from a 64-bit process: the filter kills them
@@ -429,16 +447,6 @@ body_i386(void *arg)
 		break;
 	}
 	return r >= 0 ? REACHED : 1;
-}
-
-static size_t
-pipe_pending(int fd)
-{
-	int n = 0;
-
-	if (ioctl(fd, FIONREAD, &n) == -1)
-		return 0;
-	return (size_t)n;
 }
 
 /* The i386 entry works here: untamed, its write arrives. */
@@ -637,6 +645,105 @@ START_TEST(test_i386_sysenter_dies)
 	ck_assert_msg(!exists(c.path), "sysenter created %s", c.path);
 }
 END_TEST
+#elif defined(__aarch64__)
+/* ------------------------------------------------------------------ */
+/* The other ABI: AArch32 programs, through the compat entry.          */
+/* ------------------------------------------------------------------ */
+
+/*
+ * An arm64 process cannot switch itself to AArch32: only an exec of a
+ * 32-bit ARM program can (unlike x86's far return into a 32-bit code
+ * segment).  The filter survives the exec, and the program's calls
+ * enter the kernel through the compat entry as AUDIT_ARCH_ARM, which
+ * the arch check must kill before anything else.  The program,
+ * tests/tools/aarch32-exit.c (cross.mk), writes "aarch32\n" to its
+ * standard output (c->fd[1] here) and exits 0.  Whether the CPU runs
+ * AArch32 at EL0 at all is the untamed control's answer: an exec that
+ * fails with ENOEXEC (a kernel without CONFIG_COMPAT, or a CPU without
+ * AArch32) makes both tests n/a, saying so.
+ */
+#define AARCH32_NOEXEC	3	/* the body's status when the exec failed */
+
+static void
+aarch32_path(char *buf)
+{
+	const char *b = getenv("B");
+
+	snprintf(buf, PATH_MAX, "%s/tests/tools/aarch32-exit",
+	    b != NULL && *b != '\0' ? b : "build");
+}
+
+static int
+body_aarch32(void *arg)
+{
+	struct ctx *c = arg;
+	char *argv[] = { "aarch32-exit", NULL };
+
+	if (dup2(c->fd[1], STDOUT_FILENO) == -1)
+		return 1;
+	execve(c->path, argv, touch_env);
+	return errno == ENOEXEC ? AARCH32_NOEXEC : 2;
+}
+
+/* 1 when this CPU and kernel run the AArch32 program untamed. */
+static int
+aarch32_runs(struct ctx *c)
+{
+	struct outcome o;
+	int p[2];
+
+	ck_assert_int_eq(pipe(p), 0);
+	c->fd[1] = p[1];
+	o = h_run(H_NO_TAME, NULL, body_aarch32, c);
+	if (o.exited && o.status == AARCH32_NOEXEC) {
+		printf("n/a: AArch32 at EL0 (execve of a 32-bit ARM program "
+		    "fails with ENOEXEC: no CONFIG_COMPAT, or a CPU without "
+		    "AArch32)\n");
+		fflush(stdout);
+		close(p[0]);
+		close(p[1]);
+		return 0;
+	}
+	ck_assert_exit(o, 0);
+	ck_assert_int_eq(pipe_pending(p[0]), 8);
+	close(p[0]);
+	close(p[1]);
+	return 1;
+}
+
+START_TEST(test_aarch32_control)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	aarch32_path(c.path);
+	ck_assert_msg(exists(c.path), "%s is missing: make cross-arm64",
+	    c.path);
+	aarch32_runs(&c);
+}
+END_TEST
+
+/* Its first call arrives as AUDIT_ARCH_ARM: the arch check kills. */
+START_TEST(test_aarch32_compat_entry_dies)
+{
+	struct ctx c;
+	struct outcome o;
+	int p[2];
+
+	ctx_init(&c);
+	aarch32_path(c.path);
+	if (!aarch32_runs(&c))
+		return;
+	ck_assert_int_eq(pipe(p), 0);
+	c.fd[1] = p[1];
+	o = h_run(TAME_ALL, NULL, body_aarch32, &c);
+	assert_killed_silently(&o);
+	ck_assert_int_eq(pipe_pending(p[0]), 0);
+	close(p[0]);
+	close(p[1]);
+}
+END_TEST
+#endif
 
 /* ------------------------------------------------------------------ */
 /* Kernel interfaces that work around system calls.                    */
@@ -1067,24 +1174,26 @@ body_kernel_facility(void *arg)
 		break;
 	/* the machine: each one harmless even if it went through */
 	case 12:
-		syscall(__NR_ioperm, 0x80, 1, 0);
-		break;
-	case 13:
-		syscall(__NR_iopl, 0);
-		break;
-	case 14:
-		syscall(__NR_modify_ldt, 0, NULL, 0);
-		break;
-	case 15:
 		syscall(__NR_syslog, 10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL,
 		    0);
 		break;
-	case 16:
+	case 13:
 		syscall(__NR_clock_settime, -1, NULL);
+		break;
+#if defined(__x86_64__)		/* calls only x86 has */
+	case 14:
+		syscall(__NR_ioperm, 0x80, 1, 0);
+		break;
+	case 15:
+		syscall(__NR_iopl, 0);
+		break;
+	case 16:
+		syscall(__NR_modify_ldt, 0, NULL, 0);
 		break;
 	case 17:
 		syscall(__NR_arch_prctl, 0x1003 /* ARCH_GET_FS */, &c->val);
 		break;
+#endif
 	}
 	return REACHED;
 }
@@ -1092,8 +1201,11 @@ body_kernel_facility(void *arg)
 static const char *const facility_call[] = { "add_key", "request_key",
     "keyctl", "bpf", "perf_event_open", "userfaultfd", "ioctl", "kcmp",
     "process_madvise", "move_pages", "migrate_pages", "ioprio_set",
-    "ioperm", "iopl", "modify_ldt", "syslog", "clock_settime",
-    "arch_prctl" };
+    "syslog", "clock_settime",
+#if defined(__x86_64__)
+    "ioperm", "iopl", "modify_ldt", "arch_prctl",
+#endif
+};
 
 START_TEST(test_kernel_facilities_die)
 {
@@ -2342,7 +2454,6 @@ body_violation_on_bad_stack(void *arg)
 	struct ctx *c = arg;
 	struct sigaction sa;
 	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof(altstack) };
-	long nr = __NR_mkdir, ret;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_segv_escape;
@@ -2353,7 +2464,10 @@ body_violation_on_bad_stack(void *arg)
 		return 1;
 	if (sigsetjmp(escape, 1) != 0)
 		return exists(c->path) ? REACHED : REACHED + 1;
+#if defined(__x86_64__)
 	/* mkdir with rsp at address 16: nowhere a frame can go */
+	long nr = __NR_mkdir, ret;
+
 	__asm__ volatile(
 	    "movq %%rsp, %%r12\n\t"
 	    "movq $16, %%rsp\n\t"
@@ -2362,6 +2476,23 @@ body_violation_on_bad_stack(void *arg)
 	    : "=a"(ret)
 	    : "a"(nr), "D"(c->path), "S"(0700L)
 	    : "rcx", "r11", "r12", "memory");
+#elif defined(__aarch64__)
+	/* mkdirat (arm64 has no mkdir) with sp at address 16 */
+	register long x0 __asm__("x0") = AT_FDCWD;
+	register long x1 __asm__("x1") = (long)c->path;
+	register long x2 __asm__("x2") = 0700;
+	register long x8 __asm__("x8") = __NR_mkdirat;
+
+	__asm__ volatile(
+	    "mov x19, sp\n\t"
+	    "mov x9, #16\n\t"
+	    "mov sp, x9\n\t"
+	    "svc #0\n\t"
+	    "mov sp, x19"
+	    : "+r"(x0)
+	    : "r"(x1), "r"(x2), "r"(x8)
+	    : "x9", "x19", "memory");
+#endif
 	return 2;
 }
 
@@ -2532,7 +2663,7 @@ body_own_filter(void *arg)
 		mkdir(c->path, 0700);
 		break;
 	case 1:
-		if (own_filter(__NR_mkdir, 1) != 0)
+		if (own_filter(NR_MKDIR, 1) != 0)
 			return 1;
 		mkdir(c->path, 0700);
 		break;
@@ -3062,7 +3193,32 @@ END_TEST
 static uintptr_t gadgets[MAXGADGETS];
 static int ngadgets;
 
-/* Every "syscall; ret" (0f 05 c3) in the executable mappings. */
+/*
+ * The architecture's system call instruction followed by a return:
+ * x86-64's "syscall; ret" (0f 05 c3) at any byte, arm64's "svc #0; ret"
+ * (d4000001 d65f03c0) at any word.
+ */
+#if defined(__x86_64__)
+#define GADGET_STEP	1
+static int
+is_gadget(const unsigned char *p)
+{
+	return p[0] == 0x0f && p[1] == 0x05 && p[2] == 0xc3;
+}
+#define GADGET_LEN	3
+#elif defined(__aarch64__)
+#define GADGET_STEP	4
+static int
+is_gadget(const unsigned char *p)
+{
+	const uint32_t *w = (const uint32_t *)(const void *)p;
+
+	return w[0] == 0xd4000001u && w[1] == 0xd65f03c0u;
+}
+#define GADGET_LEN	8
+#endif
+
+/* Every such sequence in the executable mappings. */
 static void
 find_gadgets(void)
 {
@@ -3079,9 +3235,9 @@ find_gadgets(void)
 		    strcmp(perms, "r-xp") != 0 || strstr(line, "[vsyscall]"))
 			continue;
 		for (p = (const unsigned char *)lo;
-		    p + 3 <= (const unsigned char *)hi &&
-		    ngadgets < MAXGADGETS; p++)
-			if (p[0] == 0x0f && p[1] == 0x05 && p[2] == 0xc3)
+		    p + GADGET_LEN <= (const unsigned char *)hi &&
+		    ngadgets < MAXGADGETS; p += GADGET_STEP)
+			if (is_gadget(p))
 				gadgets[ngadgets++] = (uintptr_t)p;
 	}
 	fclose(f);
@@ -3091,6 +3247,7 @@ find_gadgets(void)
 static long
 call_gadget(uintptr_t g, long nr, long a0, long a1, long a2, long a3)
 {
+#if defined(__x86_64__)
 	register long r10 __asm__("r10") = a3;
 	long ret;
 
@@ -3102,6 +3259,21 @@ call_gadget(uintptr_t g, long nr, long a0, long a1, long a2, long a3)
 	    : [g]"r"(g), "a"(nr), "D"(a0), "S"(a1), "d"(a2)
 	    : "rcx", "r11", "memory", "cc");
 	return ret;
+#elif defined(__aarch64__)
+	register long x0 __asm__("x0") = a0;
+	register long x1 __asm__("x1") = a1;
+	register long x2 __asm__("x2") = a2;
+	register long x3 __asm__("x3") = a3;
+	register long x8 __asm__("x8") = nr;
+	register uintptr_t x16 __asm__("x16") = g;
+
+	__asm__ volatile(
+	    "blr x16"
+	    : "+r"(x0)
+	    : "r"(x1), "r"(x2), "r"(x3), "r"(x8), "r"(x16)
+	    : "x30", "memory", "cc");
+	return x0;
+#endif
 }
 
 /*
@@ -3595,11 +3767,16 @@ bypass_suite(void)
 	TCase *tc;
 
 	tc = tcase(s, "abi");
+#if defined(__x86_64__)
 	tcase_add_loop_test(tc, test_x32_numbers_die, 0, 4);
 	tcase_add_test(tc, test_i386_int80_control);
 	tcase_add_loop_test(tc, test_i386_int80_dies, 0, 5);
 	tcase_add_test(tc, test_i386_sysenter_dies);
 	tcase_add_loop_test(tc, test_i386_compat_mode_dies, 0, 2);
+#elif defined(__aarch64__)
+	tcase_add_test(tc, test_aarch32_control);
+	tcase_add_test(tc, test_aarch32_compat_entry_dies);
+#endif
 
 	tc = tcase(s, "kernel");
 	tcase_add_test(tc, test_io_uring_setup_dies);
