@@ -13,12 +13,14 @@ dpkg and apt configuration are never touched (no dpkg
 --add-architecture).  The packages are only unpacked, never configured
 (their maintainer scripts are arm64 programs): what a script would make
 and the tests need -- /etc/passwd and /etc/group from base-passwd's
-masters, nsswitch.conf, hosts -- is made here.  The root is made again
-only when the list of packages downloaded changes.
+masters, shadow (locked), nsswitch.conf, hosts, an empty resolv.conf,
+localtime (UTC) -- is made here.  The root is made again only when the
+list of packages downloaded, or this file, changes.
 
 usage: userland.py [ARCH]     (arm64, the only foreign one so far)"""
 
 import glob
+import hashlib
 import os
 import shutil
 import subprocess
@@ -105,7 +107,18 @@ def configure(root):
     put("etc/nsswitch.conf",
         open(os.path.join(root, "usr/share/libc-bin/nsswitch.conf")).read())
     put("etc/hosts", HOSTS)
+    # an empty resolver configuration: the tests read it, none resolves
+    put("etc/resolv.conf", "")
+    # root's password entry locked, as a fresh system's; the tests stat
+    # and try to read it (t_bypass, the gadget and race cases)
+    put("etc/shadow", "".join(l.split(":", 1)[0] + ":*:19000:0:99999:7:::\n"
+                              for l in open(os.path.join(base,
+                                                         "passwd.master"))),
+        0o640)
     put("etc/hostname", "guest\n")
+    os.symlink("/usr/share/zoneinfo/Etc/UTC",
+               os.path.join(root, "etc/localtime"))
+    put("etc/timezone", "Etc/UTC\n")
     if not os.path.lexists(os.path.join(root, "bin/sh")):
         os.symlink("dash", os.path.join(root, "bin/sh"))
     for d in ("proc", "sys", "dev", "run", "tmp", "root", "home"):
@@ -120,6 +133,7 @@ def build(arch="arm64"):
     download(arch, debs)
     have = "\n".join(sorted(os.path.basename(d) for d in
                             glob.glob(os.path.join(debs, "*.deb")))) + "\n"
+    have += hashlib.sha256(open(__file__, "rb").read()).hexdigest() + "\n"
     stamp = root + ".stamp"
     if os.path.exists(stamp) and open(stamp).read() == have \
             and os.path.isdir(root):
@@ -129,7 +143,7 @@ def build(arch="arm64"):
     configure(root)
     with open(stamp, "w") as f:
         f.write(have)
-    print("userland: %s: %d packages" % (root, have.count("\n")))
+    print("userland: %s: %d packages" % (root, have.count("\n") - 1))
     return root
 
 
