@@ -651,26 +651,31 @@ END_TEST
 /* ------------------------------------------------------------------ */
 
 /*
- * An arm64 process cannot switch itself to AArch32: only an exec of a
- * 32-bit ARM program can (unlike x86's far return into a 32-bit code
- * segment).  The filter survives the exec, and the program's calls
- * enter the kernel through the compat entry as AUDIT_ARCH_ARM, which
- * the arch check must kill before anything else.  The program,
- * tests/tools/aarch32-exit.c (cross.mk), writes "aarch32\n" to its
- * standard output (c->fd[1] here) and exits 0.  Whether the CPU runs
- * AArch32 at EL0 at all is the untamed control's answer: an exec that
- * fails with ENOEXEC (a kernel without CONFIG_COMPAT, or a CPU without
- * AArch32) makes both tests n/a, saying so.
+ * Calls from AArch32 code enter the kernel through the compat entry as
+ * AUDIT_ARCH_ARM, which the filter's arch check kills.  But unlike x86
+ * (a far return into a 32-bit code segment), an arm64 task cannot put
+ * itself into AArch32: only an exec of a 32-bit ARM program does, and a
+ * tamed process cannot exec.  The ways in, each closed:
+ *  - exec of the program (tests/tools/aarch32-exit.c, cross.mk: it
+ *    writes "aarch32\n" to its standard output, c->fd[1] here, and
+ *    exits 0): the execve dies;
+ *  - tame-exec of it: refused (its preloaded shim could not load);
+ *  - a signal return with a 32-bit PSTATE: the kernel refuses the frame
+ *    of a 64-bit task (SIGSEGV); were it taken, the code's first call
+ *    would meet the arch check (SIGSYS, silently).
+ * The program's untamed run shows whether the CPU and kernel run
+ * AArch32 at EL0 at all: an exec that fails with ENOEXEC (no
+ * CONFIG_COMPAT, or a CPU without AArch32) makes the tests n/a.
  */
 #define AARCH32_NOEXEC	3	/* the body's status when the exec failed */
 
 static void
-aarch32_path(char *buf)
+build_path(char *buf, const char *rel)
 {
 	const char *b = getenv("B");
 
-	snprintf(buf, PATH_MAX, "%s/tests/tools/aarch32-exit",
-	    b != NULL && *b != '\0' ? b : "build");
+	snprintf(buf, PATH_MAX, "%s/%s", b != NULL && *b != '\0' ? b :
+	    "build", rel);
 }
 
 static int
@@ -692,6 +697,9 @@ aarch32_runs(struct ctx *c)
 	struct outcome o;
 	int p[2];
 
+	build_path(c->path, "tests/tools/aarch32-exit");
+	ck_assert_msg(exists(c->path), "%s is missing: make cross-arm64",
+	    c->path);
 	ck_assert_int_eq(pipe(p), 0);
 	c->fd[1] = p[1];
 	o = h_run(H_NO_TAME, NULL, body_aarch32, c);
@@ -716,29 +724,157 @@ START_TEST(test_aarch32_control)
 	struct ctx c;
 
 	ctx_init(&c);
-	aarch32_path(c.path);
-	ck_assert_msg(exists(c.path), "%s is missing: make cross-arm64",
-	    c.path);
 	aarch32_runs(&c);
 }
 END_TEST
 
-/* Its first call arrives as AUDIT_ARCH_ARM: the arch check kills. */
-START_TEST(test_aarch32_compat_entry_dies)
+START_TEST(test_aarch32_exec_dies)
 {
 	struct ctx c;
 	struct outcome o;
 	int p[2];
 
 	ctx_init(&c);
-	aarch32_path(c.path);
 	if (!aarch32_runs(&c))
 		return;
 	ck_assert_int_eq(pipe(p), 0);
 	c.fd[1] = p[1];
 	o = h_run(TAME_ALL, NULL, body_aarch32, &c);
-	assert_killed_silently(&o);
+	assert_violation_of(o, "execve");
 	ck_assert_int_eq(pipe_pending(p[0]), 0);
+	close(p[0]);
+	close(p[1]);
+}
+END_TEST
+
+static int
+body_tame_exec_aarch32(void *arg)
+{
+	struct ctx *c = arg;
+	char *argv[] = { "tame-exec", "-f", "stdio", "--", c->path, NULL };
+
+	if (dup2(c->fd[1], STDOUT_FILENO) == -1)
+		return 1;
+	execve(c->path2, argv, touch_env);
+	return 2;
+}
+
+START_TEST(test_aarch32_tame_exec_refuses)
+{
+	struct ctx c;
+	struct outcome o;
+	int p[2];
+
+	ctx_init(&c);
+	if (!aarch32_runs(&c))
+		return;
+	build_path(c.path2, "tame-exec");
+	ck_assert_int_eq(pipe(p), 0);
+	c.fd[1] = p[1];
+	o = h_run(H_NO_TAME, NULL, body_tame_exec_aarch32, &c);
+	ck_assert_exit(o, 126);
+	ck_assert_msg(strstr(o.err, "another architecture") != NULL,
+	    "tame-exec should say why: %s", o.err);
+	ck_assert_int_eq(pipe_pending(p[0]), 0);
+	close(p[0]);
+	close(p[1]);
+}
+END_TEST
+
+/*
+ * A32 code in a page below 4 GiB, mapped before tame: "svc #0" (write:
+ * r7 4, r0 the pipe, r1 the text at 0x100, r2 4), "mov r7, #1",
+ * "svc #0" (exit).  The SIGUSR1 handler points its frame there, with
+ * PSTATE's M[4] set (EL0, AArch32, A32).
+ */
+static uintptr_t a32_page;
+static int a32_fd;
+
+static int
+setup_a32(void *arg)
+{
+	static const uint32_t code[] = { 0xef000000, 0xe3a07001,
+	    0xef000000 };
+	uintptr_t hint;
+	char *m;
+
+	(void)arg;
+	for (hint = 0x10000000; hint < 0xf0000000u; hint += 0x10000000) {
+		m = mmap((void *)hint, 4096, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+		if (m != MAP_FAILED)
+			break;
+	}
+	if (m == MAP_FAILED || (uintptr_t)m > 0xffff0000u)
+		return 1;
+	memcpy(m, code, sizeof(code));
+	memcpy(m + 0x100, "a32\n", 4);
+	if (mprotect(m, 4096, PROT_READ | PROT_EXEC) == -1)
+		return 1;
+	a32_page = (uintptr_t)m;
+	return 0;
+}
+
+static void
+on_usr1_into_a32(int sig, siginfo_t *si, void *ucv)
+{
+	ucontext_t *uc = ucv;
+
+	(void)sig;
+	(void)si;
+	uc->uc_mcontext.regs[0] = (uint64_t)a32_fd;
+	uc->uc_mcontext.regs[1] = a32_page + 0x100;
+	uc->uc_mcontext.regs[2] = 4;
+	uc->uc_mcontext.regs[7] = 4;
+	uc->uc_mcontext.pc = a32_page;
+	uc->uc_mcontext.pstate = 0x10;		/* PSR_MODE32_BIT, EL0 */
+}
+
+static int
+body_sigreturn_a32(void *arg)
+{
+	struct ctx *c = arg;
+	struct sigaction sa;
+
+	a32_fd = c->fd[1];
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_usr1_into_a32;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGUSR1, &sa, NULL) == -1)
+		return 1;
+	raise(SIGUSR1);
+	return 2;		/* the frame came back as 64-bit code */
+}
+
+START_TEST(test_aarch32_sigreturn_dies)
+{
+	struct ctx c;
+	struct outcome o;
+	int p[2];
+
+	ctx_init(&c);
+	ck_assert_int_eq(pipe(p), 0);
+	c.fd[1] = p[1];
+	/* control: the kernel's answer untamed */
+	o = h_run(H_NO_TAME, setup_a32, body_sigreturn_a32, &c);
+	ck_assert_msg((o.signaled && o.sig == SIGSEGV) ||
+	    (o.exited && o.status == 4 && pipe_pending(p[0]) == 4),
+	    "untamed 32-bit signal return: %s %d", o.exited ? "exit" :
+	    "signal", o.exited ? o.status : o.sig);
+	if (!o.signaled) {	/* it took the frame: drain the text */
+		char buf[4];
+
+		ck_assert_int_eq(read(p[0], buf, 4), 4);
+	}
+	o = h_run(TAME_ALL, setup_a32, body_sigreturn_a32, &c);
+	ck_assert_msg(o.signaled && (o.sig == SIGSEGV || o.sig == SIGSYS),
+	    "tamed 32-bit signal return: %s %d", o.exited ? "exit" :
+	    "signal", o.exited ? o.status : o.sig);
+	if (o.sig == SIGSYS)
+		assert_killed_silently(&o);
+	ck_assert_msg(pipe_pending(p[0]) == 0,
+	    "BYPASS: AArch32 code's write arrived from a tamed process");
 	close(p[0]);
 	close(p[1]);
 }
@@ -2234,8 +2370,13 @@ seven(void)
 static int
 body_proc_mem(void *arg)
 {
+#if defined(__x86_64__)
 	/* mov $42, %eax; ret */
 	static const unsigned char code[] = { 0xb8, 42, 0, 0, 0, 0xc3 };
+#elif defined(__aarch64__)
+	/* mov w0, #42; ret */
+	static const uint32_t code[] = { 0x52800540, 0xd65f03c0 };
+#endif
 	int fd;
 
 	(void)arg;
@@ -3775,7 +3916,9 @@ bypass_suite(void)
 	tcase_add_loop_test(tc, test_i386_compat_mode_dies, 0, 2);
 #elif defined(__aarch64__)
 	tcase_add_test(tc, test_aarch32_control);
-	tcase_add_test(tc, test_aarch32_compat_entry_dies);
+	tcase_add_test(tc, test_aarch32_exec_dies);
+	tcase_add_test(tc, test_aarch32_tame_exec_refuses);
+	tcase_add_test(tc, test_aarch32_sigreturn_dies);
 #endif
 
 	tc = tcase(s, "kernel");

@@ -2,10 +2,9 @@
  * A 32-bit ARM (AArch32) program without any library: it writes
  * "aarch32\n" to its standard output and exits 0, both through the ARM
  * EABI system call entry (svc 0, number in r7: write 4, exit 1).
- * tests/t_bypass.c executes it on arm64 from a tamed process: its first
- * call enters the kernel through the compat (AArch32) entry, whose
- * AUDIT_ARCH_ARM the filter must kill.  Untamed, it shows the CPU and
- * kernel run AArch32 programs at all.  Built by cross.mk with
+ * tests/t_bypass.c runs it on arm64: untamed, it shows that the CPU and
+ * kernel run AArch32 programs at all; a tamed process cannot exec it
+ * (no exec after tame()), nor can tame-exec run it.  Built by cross.mk with
  * arm-linux-gnueabihf-gcc -marm -nostdlib -static; not part of the
  * native build (the tools rule builds tests/tools/%.c with $(CC): this
  * file's name is listed in no TOOL_BINS).
