@@ -14,7 +14,7 @@ dpkg and apt configuration are never touched (no dpkg
 (their maintainer scripts are arm64 programs): what a script would make
 and the tests need -- /etc/passwd and /etc/group from base-passwd's
 masters, shadow (locked), nsswitch.conf, hosts, an empty resolv.conf,
-localtime (UTC) -- is made here.  The root is made again only when the
+localtime (UTC), the alternatives' links, ld.so.cache -- is made here.  The root is made again only when the
 list of packages downloaded, or this file, changes.
 
 usage: userland.py [ARCH]     (arm64, the only foreign one so far)"""
@@ -119,8 +119,21 @@ def configure(root):
     os.symlink("/usr/share/zoneinfo/Etc/UTC",
                os.path.join(root, "etc/localtime"))
     put("etc/timezone", "Etc/UTC\n")
-    if not os.path.lexists(os.path.join(root, "bin/sh")):
-        os.symlink("dash", os.path.join(root, "bin/sh"))
+    # what dash's and update-alternatives' scripts would have linked
+    for link, target in (("bin/sh", "dash"), ("usr/bin/awk", "mawk"),
+                         ("usr/bin/nawk", "mawk"), ("usr/bin/cc", "gcc"),
+                         ("usr/bin/c99", "c99-gcc"),
+                         ("usr/bin/which", "which.debianutils")):
+        path = os.path.join(root, link)
+        if not os.path.lexists(path) and \
+                os.path.exists(os.path.join(os.path.dirname(path), target)):
+            os.symlink(target, path)
+    # libc-bin's trigger: the loader's cache, made by the root's own
+    # ldconfig under qemu's user mode, chrooted into the root (-r), so
+    # that it reads and writes nothing of the machine's
+    subprocess.run(["qemu-aarch64", "-L", root,
+                    os.path.join(root, "sbin/ldconfig"), "-r", root],
+                   check=True)
     for d in ("proc", "sys", "dev", "run", "tmp", "root", "home"):
         os.makedirs(os.path.join(root, d), exist_ok=True)
     os.chmod(os.path.join(root, "tmp"), 0o1777)
