@@ -8,6 +8,8 @@
 #				write reports/census.md
 #	make check-kernels	every test on Debian's 5.10, 6.1 and 6.12 under
 #				qemu: the kernel matrix (KERNELS=... a subset)
+#	make cross-arm64	libtame, the tools, the ports and the tests
+#				for aarch64, into build-arm64/ (cross.mk)
 #	make install PREFIX=DIR	install (DESTDIR honoured)
 #	make deps		install missing Debian packages
 
@@ -208,7 +210,7 @@ $(B)/tame-policy: $(B)/tools/tame-policy.o $(B)/libtame.a
 
 $(B)/man/tame.3: man/tame.3.in $(B)/tame-policy
 	@mkdir -p $(@D)
-	$(B)/tame-policy --mdoc > $(B)/man/flags.mdoc
+	$(RUN_TARGET) $(B)/tame-policy --mdoc > $(B)/man/flags.mdoc
 	sed -e '/^\.\\" @FLAG-LISTS@$$/{r $(B)/man/flags.mdoc' -e 'd}' \
 	    man/tame.3.in > $@
 
@@ -221,6 +223,7 @@ include tests/tests.mk
 -include bench/bench.mk
 include census/census.mk
 include tests/kernels/kernels.mk
+include cross.mk
 
 deps:
 	@sh .ci/deps.sh
@@ -256,4 +259,7 @@ uninstall:
 clean:
 	rm -rf $(B)
 
--include $(shell find $(B) -name '*.d' 2>/dev/null)
+# build/kernels/ holds the kernels and the arm64 root (whose etc/rc2.d is
+# no dependency file): not searched.
+-include $(shell find $(B) -path $(B)/kernels -prune -o -name '*.d' \
+    -type f -print 2>/dev/null)

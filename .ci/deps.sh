@@ -1,15 +1,17 @@
 #!/bin/sh
 # Install the Debian packages the build, the tests and the benchmarks
 # need, if any is missing (the last line but one: the programs the audit
-# corpus, tests/cli/audit_corpus.sh, runs; the last: the guests of make
-# check-kernels).  Uses sudo when not root.
+# corpus, tests/cli/audit_corpus.sh, runs; the last two: the guests of make
+# check-kernels, the arm64 cross build and its AArch32 helper).  Uses sudo
+# when not root.
 set -e
 PKGS="build-essential pkg-config libseccomp-dev check libsubunit-dev strace \
     libbenchmark-dev g++ hyperfine gnuplot-nox jq mandoc iproute2 iputils-ping musl-tools \
     attr curl tar gzip python3-jsonschema libcap2-bin clang libclang-rt-14-dev \
     libbenchmark-tools python3-scipy python3-numpy valgrind \
     python3 bzip2 xz-utils zstd lz4 git sqlite3 openssl file zip unzip wget bc \
-    qemu-system-x86 busybox-static"
+    qemu-system-x86 busybox-static \
+    gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf qemu-system-arm qemu-user"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||

@@ -318,6 +318,10 @@ trace_command(struct options *o, const char *log, int *from_exec, int warm,
 	if (trace_find("strace", strace, sizeof(strace)) == -1)
 		errx(1, "strace not found in PATH: install it "
 		    "(Debian: apt-get install strace)");
+	if (o->where && trace_has_stacks(strace) == 0)
+		errx(1, "--where needs strace's stack traces (-k), and %s "
+		    "is built without them (no libunwind or libdw, as "
+		    "Debian's arm64 strace)", strace);
 	if (trace_find(o->argv[0], cmd, sizeof(cmd)) == -1)
 		errx(1, "%s: %s", o->argv[0], errno == ENOENT ?
 		    "command not found" : strerror(errno));

@@ -34,6 +34,51 @@
 
 #include "trace.h"
 
+/*
+ * strace -V lists its optional features; "stack-trace=" (libunwind or
+ * libdw) is what -k needs.  Without it strace refuses -k before it runs
+ * anything, and the audit would only see an empty log.
+ */
+int
+trace_has_stacks(const char *strace)
+{
+	char buf[4096];
+	size_t len = 0;
+	ssize_t n;
+	pid_t pid;
+	int p[2], status;
+
+	if (pipe(p) == -1)
+		return -1;
+	if ((pid = fork()) == -1) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		dup2(p[1], STDOUT_FILENO);
+		close(p[0]);
+		close(p[1]);
+		execl(strace, strace, "-V", (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	while (len < sizeof(buf) - 1 &&
+	    (n = read(p[0], buf + len, sizeof(buf) - 1 - len)) != 0) {
+		if (n == -1) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	close(p[0]);
+	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+		;
+	return strstr(buf, "stack-trace=") != NULL;
+}
+
 /* name in PATH (or name itself when it has a '/'), into out. */
 int
 trace_find(const char *name, char *out, size_t len)

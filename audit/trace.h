@@ -30,6 +30,12 @@ int	trace_run(const struct trace_opts *, struct trace_result *);
 /* An executable by name, as execvp finds it: 0, or -1 with errno. */
 int	trace_find(const char *name, char *out, size_t len);
 
+/*
+ * Whether this strace can print stacks (-k, for --where): 1, 0 (built
+ * without libunwind or libdw, as Debian's arm64 strace), -1 with errno.
+ */
+int	trace_has_stacks(const char *strace);
+
 /* A program installed beside tame-audit: 0, or -1. */
 int	trace_beside_self(const char *name, char *out, size_t len);
 

@@ -58,6 +58,8 @@ struct outcome	h_run(int flags, h_body setup, h_body body, void *arg);
 } while (0)
 
 int	h_reported(const char *err, const char *call, const char *flag);
+/* The call a libc function makes here, for a test that names x86-64's. */
+const char	*h_native_call(const char *call);
 
 /* A fresh directory for one test, removed by h_cleanup(). */
 const char	*h_tmpdir(void);

@@ -496,6 +496,14 @@ tame_oracle_ctx_side(int held, int landlock_ok, int at_gate)
 	int i;
 
 	oracle_nrules = 0;
+	/*
+	 * The oracle exports programs and loads none.  Where libseccomp
+	 * cannot see the kernel's seccomp (qemu's user mode refuses it:
+	 * make check-oracle-arm64), it would refuse the actions tame()'s
+	 * programs use; API level 3 (KILL_PROCESS) is what they need.
+	 */
+	if (seccomp_api_get() < 3 && seccomp_api_set(3) != 0)
+		return NULL;
 	if ((ctx = seccomp_init(tame_violation_ret(held))) == NULL)
 		return NULL;
 	/* What tame() asks of the kernel: whole process, foreign arch dies. */

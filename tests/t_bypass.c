@@ -95,6 +95,13 @@
 #define HOME_NODE_FLAG			"malloc"
 #endif
 
+/* mkdir's own number; arm64 has only mkdirat (glibc's mkdir calls it). */
+#ifdef __NR_mkdir
+#define NR_MKDIR	__NR_mkdir
+#else
+#define NR_MKDIR	__NR_mkdirat
+#endif
+
 /* i386 system call numbers (arch/x86/entry/syscalls/syscall_32.tbl). */
 #define I386_WRITE	4
 #define I386_OPEN	5
@@ -230,11 +237,22 @@ memfd_of(const char *prog)
 	return fd;
 }
 
+static char *const touch_env[] = { NULL };
+
+static size_t
+pipe_pending(int fd)
+{
+	int n = 0;
+
+	if (ioctl(fd, FIONREAD, &n) == -1)
+		return 0;
+	return (size_t)n;
+}
+
+#if defined(__x86_64__)
 /* ------------------------------------------------------------------ */
 /* Other ABIs: x32 numbers, i386 via int $0x80 and sysenter.           */
 /* ------------------------------------------------------------------ */
-
-static char *const touch_env[] = { NULL };
 
 /*
  * x32 numbers (bit 30 set) from a 64-bit process: the filter kills them
@@ -349,16 +367,6 @@ body_i386(void *arg)
 		break;
 	}
 	return r >= 0 ? REACHED : 1;
-}
-
-static size_t
-pipe_pending(int fd)
-{
-	int n = 0;
-
-	if (ioctl(fd, FIONREAD, &n) == -1)
-		return 0;
-	return (size_t)n;
 }
 
 /* The i386 entry works here: untamed, its write arrives. */
@@ -557,6 +565,241 @@ START_TEST(test_i386_sysenter_dies)
 	ck_assert_msg(!exists(c.path), "sysenter created %s", c.path);
 }
 END_TEST
+#elif defined(__aarch64__)
+/* ------------------------------------------------------------------ */
+/* The other ABI: AArch32 programs, through the compat entry.          */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Calls from AArch32 code enter the kernel through the compat entry as
+ * AUDIT_ARCH_ARM, which the filter's arch check kills.  But unlike x86
+ * (a far return into a 32-bit code segment), an arm64 task cannot put
+ * itself into AArch32: only an exec of a 32-bit ARM program does, and a
+ * tamed process cannot exec.  The ways in, each closed:
+ *  - exec of the program (tests/tools/aarch32-exit.c, cross.mk: it
+ *    writes "aarch32\n" to its standard output, c->fd[1] here, and
+ *    exits 0): the execve dies;
+ *  - tame-exec of it: refused (its preloaded shim could not load);
+ *  - a signal return with a 32-bit PSTATE: the kernel refuses the frame
+ *    of a 64-bit task (SIGSEGV); were it taken, the code's first call
+ *    would meet the arch check (SIGSYS, silently).
+ * The program's untamed run shows whether the CPU and kernel run
+ * AArch32 at EL0 at all: an exec that fails with ENOEXEC (no
+ * CONFIG_COMPAT, or a CPU without AArch32) makes the tests n/a.
+ */
+#define AARCH32_NOEXEC	3	/* the body's status when the exec failed */
+
+static void
+build_path(char *buf, const char *rel)
+{
+	const char *b = getenv("B");
+
+	snprintf(buf, PATH_MAX, "%s/%s", b != NULL && *b != '\0' ? b :
+	    "build", rel);
+}
+
+static int
+body_aarch32(void *arg)
+{
+	struct ctx *c = arg;
+	char *argv[] = { "aarch32-exit", NULL };
+
+	if (dup2(c->fd[1], STDOUT_FILENO) == -1)
+		return 1;
+	execve(c->path, argv, touch_env);
+	return errno == ENOEXEC ? AARCH32_NOEXEC : 2;
+}
+
+/* 1 when this CPU and kernel run the AArch32 program untamed. */
+static int
+aarch32_runs(struct ctx *c)
+{
+	struct outcome o;
+	int p[2];
+
+	build_path(c->path, "tests/tools/aarch32-exit");
+	ck_assert_msg(exists(c->path), "%s is missing: make cross-arm64",
+	    c->path);
+	ck_assert_int_eq(pipe(p), 0);
+	c->fd[1] = p[1];
+	o = h_run(H_NO_TAME, NULL, body_aarch32, c);
+	if (o.exited && o.status == AARCH32_NOEXEC) {
+		printf("n/a: AArch32 at EL0 (execve of a 32-bit ARM program "
+		    "fails with ENOEXEC: no CONFIG_COMPAT, or a CPU without "
+		    "AArch32)\n");
+		fflush(stdout);
+		close(p[0]);
+		close(p[1]);
+		return 0;
+	}
+	ck_assert_exit(o, 0);
+	ck_assert_int_eq(pipe_pending(p[0]), 8);
+	close(p[0]);
+	close(p[1]);
+	return 1;
+}
+
+START_TEST(test_aarch32_control)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	aarch32_runs(&c);
+}
+END_TEST
+
+START_TEST(test_aarch32_exec_dies)
+{
+	struct ctx c;
+	struct outcome o;
+	int p[2];
+
+	ctx_init(&c);
+	if (!aarch32_runs(&c))
+		return;
+	ck_assert_int_eq(pipe(p), 0);
+	c.fd[1] = p[1];
+	o = h_run(TAME_ALL, NULL, body_aarch32, &c);
+	assert_violation_of(o, "execve");
+	ck_assert_int_eq(pipe_pending(p[0]), 0);
+	close(p[0]);
+	close(p[1]);
+}
+END_TEST
+
+static int
+body_tame_exec_aarch32(void *arg)
+{
+	struct ctx *c = arg;
+	char *argv[] = { "tame-exec", "-f", "stdio", "--", c->path, NULL };
+
+	if (dup2(c->fd[1], STDOUT_FILENO) == -1)
+		return 1;
+	execve(c->path2, argv, touch_env);
+	return 2;
+}
+
+START_TEST(test_aarch32_tame_exec_refuses)
+{
+	struct ctx c;
+	struct outcome o;
+	int p[2];
+
+	ctx_init(&c);
+	if (!aarch32_runs(&c))
+		return;
+	build_path(c.path2, "tame-exec");
+	ck_assert_int_eq(pipe(p), 0);
+	c.fd[1] = p[1];
+	o = h_run(H_NO_TAME, NULL, body_tame_exec_aarch32, &c);
+	ck_assert_exit(o, 126);
+	ck_assert_msg(strstr(o.err, "another architecture") != NULL,
+	    "tame-exec should say why: %s", o.err);
+	ck_assert_int_eq(pipe_pending(p[0]), 0);
+	close(p[0]);
+	close(p[1]);
+}
+END_TEST
+
+/*
+ * A32 code in a page below 4 GiB, mapped before tame: "svc #0" (write:
+ * r7 4, r0 the pipe, r1 the text at 0x100, r2 4), "mov r7, #1",
+ * "svc #0" (exit).  The SIGUSR1 handler points its frame there, with
+ * PSTATE's M[4] set (EL0, AArch32, A32).
+ */
+static uintptr_t a32_page;
+static int a32_fd;
+
+static int
+setup_a32(void *arg)
+{
+	static const uint32_t code[] = { 0xef000000, 0xe3a07001,
+	    0xef000000 };
+	uintptr_t hint;
+	char *m;
+
+	(void)arg;
+	for (hint = 0x10000000; hint < 0xf0000000u; hint += 0x10000000) {
+		m = mmap((void *)hint, 4096, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+		if (m != MAP_FAILED)
+			break;
+	}
+	if (m == MAP_FAILED || (uintptr_t)m > 0xffff0000u)
+		return 1;
+	memcpy(m, code, sizeof(code));
+	memcpy(m + 0x100, "a32\n", 4);
+	if (mprotect(m, 4096, PROT_READ | PROT_EXEC) == -1)
+		return 1;
+	a32_page = (uintptr_t)m;
+	return 0;
+}
+
+static void
+on_usr1_into_a32(int sig, siginfo_t *si, void *ucv)
+{
+	ucontext_t *uc = ucv;
+
+	(void)sig;
+	(void)si;
+	uc->uc_mcontext.regs[0] = (uint64_t)a32_fd;
+	uc->uc_mcontext.regs[1] = a32_page + 0x100;
+	uc->uc_mcontext.regs[2] = 4;
+	uc->uc_mcontext.regs[7] = 4;
+	uc->uc_mcontext.pc = a32_page;
+	uc->uc_mcontext.pstate = 0x10;		/* PSR_MODE32_BIT, EL0 */
+}
+
+static int
+body_sigreturn_a32(void *arg)
+{
+	struct ctx *c = arg;
+	struct sigaction sa;
+
+	a32_fd = c->fd[1];
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_usr1_into_a32;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGUSR1, &sa, NULL) == -1)
+		return 1;
+	raise(SIGUSR1);
+	return 2;		/* the frame came back as 64-bit code */
+}
+
+START_TEST(test_aarch32_sigreturn_dies)
+{
+	struct ctx c;
+	struct outcome o;
+	int p[2];
+
+	ctx_init(&c);
+	ck_assert_int_eq(pipe(p), 0);
+	c.fd[1] = p[1];
+	/* control: the kernel's answer untamed */
+	o = h_run(H_NO_TAME, setup_a32, body_sigreturn_a32, &c);
+	ck_assert_msg((o.signaled && o.sig == SIGSEGV) ||
+	    (o.exited && o.status == 4 && pipe_pending(p[0]) == 4),
+	    "untamed 32-bit signal return: %s %d", o.exited ? "exit" :
+	    "signal", o.exited ? o.status : o.sig);
+	if (!o.signaled) {	/* it took the frame: drain the text */
+		char buf[4];
+
+		ck_assert_int_eq(read(p[0], buf, 4), 4);
+	}
+	o = h_run(TAME_ALL, setup_a32, body_sigreturn_a32, &c);
+	ck_assert_msg(o.signaled && (o.sig == SIGSEGV || o.sig == SIGSYS),
+	    "tamed 32-bit signal return: %s %d", o.exited ? "exit" :
+	    "signal", o.exited ? o.status : o.sig);
+	if (o.sig == SIGSYS)
+		assert_killed_silently(&o);
+	ck_assert_msg(pipe_pending(p[0]) == 0,
+	    "BYPASS: AArch32 code's write arrived from a tamed process");
+	close(p[0]);
+	close(p[1]);
+}
+END_TEST
+#endif
 
 /* ------------------------------------------------------------------ */
 /* Kernel interfaces that work around system calls.                    */
@@ -987,24 +1230,26 @@ body_kernel_facility(void *arg)
 		break;
 	/* the machine: each one harmless even if it went through */
 	case 12:
-		syscall(__NR_ioperm, 0x80, 1, 0);
-		break;
-	case 13:
-		syscall(__NR_iopl, 0);
-		break;
-	case 14:
-		syscall(__NR_modify_ldt, 0, NULL, 0);
-		break;
-	case 15:
 		syscall(__NR_syslog, 10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL,
 		    0);
 		break;
-	case 16:
+	case 13:
 		syscall(__NR_clock_settime, -1, NULL);
+		break;
+#if defined(__x86_64__)		/* calls only x86 has */
+	case 14:
+		syscall(__NR_ioperm, 0x80, 1, 0);
+		break;
+	case 15:
+		syscall(__NR_iopl, 0);
+		break;
+	case 16:
+		syscall(__NR_modify_ldt, 0, NULL, 0);
 		break;
 	case 17:
 		syscall(__NR_arch_prctl, 0x1003 /* ARCH_GET_FS */, &c->val);
 		break;
+#endif
 	}
 	return REACHED;
 }
@@ -1012,8 +1257,11 @@ body_kernel_facility(void *arg)
 static const char *const facility_call[] = { "add_key", "request_key",
     "keyctl", "bpf", "perf_event_open", "userfaultfd", "ioctl", "kcmp",
     "process_madvise", "move_pages", "migrate_pages", "ioprio_set",
-    "ioperm", "iopl", "modify_ldt", "syslog", "clock_settime",
-    "arch_prctl" };
+    "syslog", "clock_settime",
+#if defined(__x86_64__)
+    "ioperm", "iopl", "modify_ldt", "arch_prctl",
+#endif
+};
 
 START_TEST(test_kernel_facilities_die)
 {
@@ -2067,8 +2315,13 @@ seven(void)
 static int
 body_proc_mem(void *arg)
 {
+#if defined(__x86_64__)
 	/* mov $42, %eax; ret */
 	static const unsigned char code[] = { 0xb8, 42, 0, 0, 0, 0xc3 };
+#elif defined(__aarch64__)
+	/* mov w0, #42; ret */
+	static const uint32_t code[] = { 0x52800540, 0xd65f03c0 };
+#endif
 	int fd;
 
 	(void)arg;
@@ -2287,7 +2540,6 @@ body_violation_on_bad_stack(void *arg)
 	struct ctx *c = arg;
 	struct sigaction sa;
 	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof(altstack) };
-	long nr = __NR_mkdir, ret;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_segv_escape;
@@ -2298,7 +2550,10 @@ body_violation_on_bad_stack(void *arg)
 		return 1;
 	if (sigsetjmp(escape, 1) != 0)
 		return exists(c->path) ? REACHED : REACHED + 1;
+#if defined(__x86_64__)
 	/* mkdir with rsp at address 16: nowhere a frame can go */
+	long nr = __NR_mkdir, ret;
+
 	__asm__ volatile(
 	    "movq %%rsp, %%r12\n\t"
 	    "movq $16, %%rsp\n\t"
@@ -2307,6 +2562,23 @@ body_violation_on_bad_stack(void *arg)
 	    : "=a"(ret)
 	    : "a"(nr), "D"(c->path), "S"(0700L)
 	    : "rcx", "r11", "r12", "memory");
+#elif defined(__aarch64__)
+	/* mkdirat (arm64 has no mkdir) with sp at address 16 */
+	register long x0 __asm__("x0") = AT_FDCWD;
+	register long x1 __asm__("x1") = (long)c->path;
+	register long x2 __asm__("x2") = 0700;
+	register long x8 __asm__("x8") = __NR_mkdirat;
+
+	__asm__ volatile(
+	    "mov x19, sp\n\t"
+	    "mov x9, #16\n\t"
+	    "mov sp, x9\n\t"
+	    "svc #0\n\t"
+	    "mov sp, x19"
+	    : "+r"(x0)
+	    : "r"(x1), "r"(x2), "r"(x8)
+	    : "x9", "x19", "memory");
+#endif
 	return 2;
 }
 
@@ -2477,7 +2749,7 @@ body_own_filter(void *arg)
 		mkdir(c->path, 0700);
 		break;
 	case 1:
-		if (own_filter(__NR_mkdir, 1) != 0)
+		if (own_filter(NR_MKDIR, 1) != 0)
 			return 1;
 		mkdir(c->path, 0700);
 		break;
@@ -3007,7 +3279,32 @@ END_TEST
 static uintptr_t gadgets[MAXGADGETS];
 static int ngadgets;
 
-/* Every "syscall; ret" (0f 05 c3) in the executable mappings. */
+/*
+ * The architecture's system call instruction followed by a return:
+ * x86-64's "syscall; ret" (0f 05 c3) at any byte, arm64's "svc #0; ret"
+ * (d4000001 d65f03c0) at any word.
+ */
+#if defined(__x86_64__)
+#define GADGET_STEP	1
+static int
+is_gadget(const unsigned char *p)
+{
+	return p[0] == 0x0f && p[1] == 0x05 && p[2] == 0xc3;
+}
+#define GADGET_LEN	3
+#elif defined(__aarch64__)
+#define GADGET_STEP	4
+static int
+is_gadget(const unsigned char *p)
+{
+	const uint32_t *w = (const uint32_t *)(const void *)p;
+
+	return w[0] == 0xd4000001u && w[1] == 0xd65f03c0u;
+}
+#define GADGET_LEN	8
+#endif
+
+/* Every such sequence in the executable mappings. */
 static void
 find_gadgets(void)
 {
@@ -3024,9 +3321,9 @@ find_gadgets(void)
 		    strcmp(perms, "r-xp") != 0 || strstr(line, "[vsyscall]"))
 			continue;
 		for (p = (const unsigned char *)lo;
-		    p + 3 <= (const unsigned char *)hi &&
-		    ngadgets < MAXGADGETS; p++)
-			if (p[0] == 0x0f && p[1] == 0x05 && p[2] == 0xc3)
+		    p + GADGET_LEN <= (const unsigned char *)hi &&
+		    ngadgets < MAXGADGETS; p += GADGET_STEP)
+			if (is_gadget(p))
 				gadgets[ngadgets++] = (uintptr_t)p;
 	}
 	fclose(f);
@@ -3036,6 +3333,7 @@ find_gadgets(void)
 static long
 call_gadget(uintptr_t g, long nr, long a0, long a1, long a2, long a3)
 {
+#if defined(__x86_64__)
 	register long r10 __asm__("r10") = a3;
 	long ret;
 
@@ -3047,6 +3345,21 @@ call_gadget(uintptr_t g, long nr, long a0, long a1, long a2, long a3)
 	    : [g]"r"(g), "a"(nr), "D"(a0), "S"(a1), "d"(a2)
 	    : "rcx", "r11", "memory", "cc");
 	return ret;
+#elif defined(__aarch64__)
+	register long x0 __asm__("x0") = a0;
+	register long x1 __asm__("x1") = a1;
+	register long x2 __asm__("x2") = a2;
+	register long x3 __asm__("x3") = a3;
+	register long x8 __asm__("x8") = nr;
+	register uintptr_t x16 __asm__("x16") = g;
+
+	__asm__ volatile(
+	    "blr x16"
+	    : "+r"(x0)
+	    : "r"(x1), "r"(x2), "r"(x3), "r"(x8), "r"(x16)
+	    : "x30", "memory", "cc");
+	return x0;
+#endif
 }
 
 /*
@@ -3540,11 +3853,18 @@ bypass_suite(void)
 	TCase *tc;
 
 	tc = tcase(s, "abi");
+#if defined(__x86_64__)
 	tcase_add_loop_test(tc, test_x32_numbers_die, 0, 4);
 	tcase_add_test(tc, test_i386_int80_control);
 	tcase_add_loop_test(tc, test_i386_int80_dies, 0, 5);
 	tcase_add_test(tc, test_i386_sysenter_dies);
 	tcase_add_loop_test(tc, test_i386_compat_mode_dies, 0, 2);
+#elif defined(__aarch64__)
+	tcase_add_test(tc, test_aarch32_control);
+	tcase_add_test(tc, test_aarch32_exec_dies);
+	tcase_add_test(tc, test_aarch32_tame_exec_refuses);
+	tcase_add_test(tc, test_aarch32_sigreturn_dies);
+#endif
 
 	tc = tcase(s, "kernel");
 	tcase_add_test(tc, test_io_uring_setup_dies);

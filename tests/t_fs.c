@@ -206,7 +206,8 @@ open_must_die(const char *path, int flags)
 #define ck_assert_path_violation(o, call, path, flag) do {		\
 	char q_[320];							\
 	ck_assert_violation(o, call, flag);				\
-	snprintf(q_, sizeof(q_), "%s \"%s\"", (call), (path));	\
+	snprintf(q_, sizeof(q_), "%s \"%s\"", h_native_call(call),	\
+	    (path));							\
 	ck_assert_msg(strstr((o).err, q_) != NULL,			\
 	    "report should name %s: %s", q_, (o).err);			\
 } while (0)

@@ -37,7 +37,11 @@ static char	*page;
 static char	*lines[16384];
 static int	 nlines;
 
-/* build/man/tame.3 from the top of the tree, or beside this binary. */
+/*
+ * The page of this binary's own build (build/tests/t_manpage ->
+ * build/man/tame.3): the lists depend on the architecture's calls, and
+ * build-arm64/'s page is not build/'s.  Else from the top of the tree.
+ */
 static const char *
 find_page(const char *rel)
 {
@@ -45,8 +49,6 @@ find_page(const char *rel)
 	char self[PATH_MAX], *slash;
 	ssize_t n;
 
-	if (access(rel, R_OK) == 0)
-		return rel;
 	if ((n = readlink("/proc/self/exe", self, sizeof(self) - 1)) > 0) {
 		self[n] = '\0';
 		if ((slash = strrchr(self, '/')) != NULL)
@@ -57,6 +59,8 @@ find_page(const char *rel)
 		if (access(buf, R_OK) == 0)
 			return buf;
 	}
+	if (access(rel, R_OK) == 0)
+		return rel;
 	return NULL;
 }
 

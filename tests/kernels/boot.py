@@ -26,22 +26,42 @@ import kernels as K
 # so with SMAP a user program's far return (t_bypass's switch into
 # 32-bit mode) oopses the guest kernel; without it, it works as on
 # hardware.
+# arm64: the virt board; -cpu max with QEMU's own pointer
+# authentication algorithm (pauth-impdef), which TCG computes far faster
+# than the architected QARMA; max runs AArch32 at EL0, which t_bypass's
+# compat case needs.
 QEMU = {"amd64": ["qemu-system-x86_64", "-machine", "q35,accel=tcg",
-                  "-cpu", "max,-smap"]}
+                  "-cpu", "max,-smap"],
+        "arm64": ["qemu-system-aarch64", "-machine", "virt,accel=tcg",
+                  "-cpu", "max,pauth-impdef=on"]}
+CONSOLE = {"amd64": "ttyS0", "arm64": "ttyAMA0"}
+
+
+def shares(k):
+    """-virtfs options and kernel parameters: the guest's root (the
+    host's own, or the root of the guest's architecture); with a root
+    that is not the host's, the project's tree as well, which init.sh
+    puts at the same path."""
+    opts = ",security_model=none,readonly=on,multidevs=remap"
+    root = K.guest_root(k.arch)
+    args = ["-virtfs", "local,path=%s,mount_tag=hostroot%s" % (root, opts)]
+    if root == "/":
+        return args, ""
+    return args + ["-virtfs", "local,path=%s,mount_tag=tametree%s"
+                   % (K.TOP, opts)], " tame.tree=" + K.TOP
 
 
 def qemu_command(k, run_file):
     kdir = os.path.join(K.build_dir(), k.name)
+    virtfs, tree = shares(k)
     return QEMU[k.arch] + [
         "-smp", "2", "-m", "2048", "-nographic", "-no-reboot",
         "-kernel", os.path.join(kdir, "vmlinuz"),
         "-initrd", os.path.join(kdir, "initramfs.gz"),
         # quiet: a seccomp kill is logged at notice level, and a test
         # run makes hundreds: they would crowd the console.
-        "-append", "console=ttyS0 quiet loglevel=3 panic=-1 tame.run="
-        + run_file,
-        "-virtfs", "local,path=/,mount_tag=hostroot,security_model=none,"
-        "readonly=on,multidevs=remap",
+        "-append", "console=%s quiet loglevel=3 panic=-1 tame.run=%s%s"
+        % (CONSOLE[k.arch], run_file, tree)] + virtfs + [
         "-device", "virtio-rng-pci", "-nic", "none"]
 
 
@@ -50,11 +70,13 @@ def boot(k, suites, minutes, suite_timeout):
     with open(run_file, "w") as f:
         f.write("# written by tests/kernels/boot.py: the guest runs this\n"
                 "cd %s || exit 1\n"
+                "export B=%s\n"
                 "# what the kernel can enforce, for the matrix's heading\n"
-                "build/tame-exec --check 2>&1 | sed 's/^/@@check /'\n"
+                "$B/tame-exec --check 2>&1 | sed 's/^/@@check /'\n"
                 "exec /usr/bin/python3 tests/kernels/guest.py "
-                "--timeout %d %s\n"
-                % (K.TOP, suite_timeout, " ".join(suites)))
+                "--timeout %d --named-in %s %s\n"
+                % (K.TOP, K.tree_build(k.arch), suite_timeout,
+                   K.tree_build(K.HOST_ARCH), " ".join(suites)))
     log = open(K.log_path(k), "w")
     start = time.monotonic()
     p = subprocess.Popen(qemu_command(k, run_file), stdout=subprocess.PIPE,

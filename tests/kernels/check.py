@@ -35,7 +35,6 @@ def main():
     a = ap.parse_args()
     chosen = K.select(K.read_list(), os.environ.get("KERNELS", ""))
     excluded = matrix.read_excluded()
-    run = [s for s in a.suites if s not in excluded]
     fetch.fetch(chosen)
     ready = []
     for k in chosen:
@@ -55,7 +54,10 @@ def main():
                                                        " ".join(mods)))
         ready.append(k)
     with concurrent.futures.ThreadPoolExecutor(max(1, a.jobs)) as pool:
-        for f in [pool.submit(boot.boot, k, run, a.minutes, a.suite_timeout)
+        for f in [pool.submit(boot.boot, k,
+                              [s for s in a.suites if not
+                               matrix.excluded_for(excluded, s, k.arch)],
+                              a.minutes, a.suite_timeout)
                   for k in ready]:
             f.result()
     sys.argv = ["matrix.py"] + [k.name for k in chosen] + ["--"] + a.suites

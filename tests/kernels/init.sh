@@ -24,6 +24,19 @@ mount -t tmpfs -o mode=0755 tmpfs /upper
 mkdir /upper/rw /upper/work
 mount -t overlay -o lowerdir=/lower,upperdir=/upper/rw,workdir=/upper/work \
     overlay /newroot || { echo "init: no overlay"; reboot -f; }
+# A root that is not the host's (an arm64 guest's: tests/kernels/
+# userland.py) lacks the project's tree: boot.py shares it too, and it
+# goes at the same path (tame.tree=), under an overlay of its own.
+tree=$(sed -n 's/.*tame\.tree=\([^ ]*\).*/\1/p' /proc/cmdline)
+if [ -n "$tree" ]; then
+	mkdir -p /tree /upper/tree/rw /upper/tree/work "/newroot$tree"
+	mount -t 9p -o trans=virtio,version=9p2000.L,cache=loose,ro,msize=262144 \
+	    tametree /tree || { echo "init: cannot mount the tree"; reboot -f; }
+	mount -t overlay -o \
+	    lowerdir=/tree,upperdir=/upper/tree/rw,workdir=/upper/tree/work \
+	    overlay "/newroot$tree" || { echo "init: no overlay for the tree"; \
+	    reboot -f; }
+fi
 mount -t proc proc /newroot/proc
 mount -t sysfs sysfs /newroot/sys
 mount -t devtmpfs devtmpfs /newroot/dev

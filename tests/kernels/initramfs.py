@@ -2,7 +2,8 @@
 """Build a guest's initramfs for one kernel of kernels.txt:
 build/kernels/NAME/initramfs.gz (cpio newc, gzip) and NAME/vmlinuz.
 
-It holds busybox-static, init.sh as /init, and the kernel's own modules
+It holds busybox-static (the guest's architecture's: from its root,
+kernels.guest_root), init.sh as /init, and the kernel's own modules
 that the guest needs before it can mount the host's root: virtio PCI,
 9p over virtio, overlay, virtio-rng (so that an early getrandom() need
 not wait for entropy under TCG), each with the modules it depends on
@@ -23,7 +24,7 @@ import sys
 import kernels as K
 
 WANTED = ["virtio_pci", "virtio_rng", "9pnet_virtio", "9p", "overlay"]
-BUSYBOX = "/bin/busybox"
+BUSYBOX = "bin/busybox"     # in the guest root of the kernel's arch
 
 
 def extract(k, dest):
@@ -137,7 +138,8 @@ def build(k):
               "newroot"):
         c.dir(d)
     c.add("dev/console", 0o20600, rdev=(5, 1))
-    c.file("bin/busybox", open(BUSYBOX, "rb").read(), 0o755)
+    busybox = os.path.join(K.guest_root(k.arch), BUSYBOX)
+    c.file("bin/busybox", open(busybox, "rb").read(), 0o755)
     c.file("init", open(os.path.join(K.HERE, "init.sh"), "rb").read(),
            0o755)
     for m, data in order:

@@ -1,6 +1,7 @@
 # make check-kernels: every suite of make check on each pinned Debian
-# kernel (tests/kernels/kernels.txt) under qemu, and the matrix of
-# kernel by suite (README.md: "Kernels").  Not part of make check.
+# kernel (tests/kernels/kernels.txt: amd64, and arm64 with make
+# cross-arm64's build) under qemu, and the matrix of kernel by suite
+# (README.md: "Kernels").  Not part of make check.
 #   make check-kernels KERNELS='6.1 5.10-amd64'   a subset
 #   make check-kernels KERNEL_MINUTES=60          the bound per guest
 #   make check-kernels KERNEL_JOBS=3              guests at once
@@ -9,8 +10,12 @@ KERNEL_MINUTES	?= 120
 KERNEL_JOBS	?= 1
 KERNEL_SUITES	= $(TEST_BINS) $(sort $(wildcard tests/cli/*.sh))
 
+# A kernel of another architecture (arm64) runs its cross build.
 check-kernels: deps
 	@$(MAKE) --no-print-directory tests
+	@for arch in $$(KERNELS='$(KERNELS)' /usr/bin/python3 \
+	    tests/kernels/kernels.py); do \
+	    $(MAKE) --no-print-directory cross-$$arch || exit 1; done
 	@KERNELS='$(KERNELS)' /usr/bin/python3 tests/kernels/check.py \
 	    --minutes $(KERNEL_MINUTES) --jobs $(KERNEL_JOBS) $(KERNEL_SUITES)
 

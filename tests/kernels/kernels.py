@@ -66,3 +66,35 @@ def unavailable_path(k):
 
 def log_path(k):
     return os.path.join(build_dir(), k.name + ".log")
+
+
+# The architecture of this machine, in Debian's names.
+HOST_ARCH = {"x86_64": "amd64", "aarch64": "arm64"}.get(os.uname().machine,
+                                                         os.uname().machine)
+
+
+def guest_root(arch):
+    """The root file system a guest of arch gets, read-only over 9p: this
+    machine's own for its own architecture; for another, the root that
+    userland.py unpacks from Debian's packages of that architecture."""
+    if arch == HOST_ARCH:
+        return "/"
+    return os.path.join(build_dir(), "root-" + arch)
+
+
+def tree_build(arch):
+    """The build directory of the tree for arch, relative to TOP: make's
+    own ($B) for this machine's architecture, build-ARCH (make
+    cross-ARCH) for another."""
+    if arch == HOST_ARCH:
+        return os.environ.get("B", "build")
+    return "build-" + arch
+
+
+if __name__ == "__main__":
+    # kernels.mk: the architectures, other than this machine's, of the
+    # kernels KERNELS chooses: each needs its cross build (make
+    # cross-ARCH) before the guests boot.
+    print(" ".join(sorted({k.arch for k in select(read_list(),
+                                                  os.environ.get("KERNELS", ""))
+                           if k.arch != HOST_ARCH})))

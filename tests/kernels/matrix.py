@@ -29,13 +29,26 @@ TAIL = 25
 
 
 def read_excluded():
+    """{suite: {arch: reason}}; arch None where a line names none (every
+    kernel), else the one of its "arch=NAME" field."""
     out = {}
     for line in open(os.path.join(K.HERE, "exclude.txt")):
         line = line.split("#", 1)[0].strip()
         if line:
             suite, reason = line.split(None, 1)
-            out[suite] = reason
+            arch = None
+            if reason.startswith("arch="):
+                arch, reason = reason.split(None, 1)
+                arch = arch[len("arch="):]
+            out.setdefault(suite, {})[arch] = reason
     return out
+
+
+def excluded_for(excluded, suite, arch):
+    """Why suite is not run on a kernel of arch, or None: a line for the
+    arch says it more exactly than one for every kernel."""
+    why = excluded.get(suite, {})
+    return why.get(arch) or why.get(None)
 
 
 def parse_log(path):
@@ -111,8 +124,9 @@ def main():
     for s in suites:
         row = [s]
         for k, (kind, data) in zip(chosen, cols):
-            if s in excluded:
-                row.append("excluded: " + excluded[s])
+            why = excluded_for(excluded, s, k.arch)
+            if why:
+                row.append("excluded: " + why)
                 skipped += 1
                 continue
             if kind == "unavailable":
