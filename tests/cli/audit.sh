@@ -186,6 +186,19 @@ esac
 jq -e '.staircase[-1].flags == ["stdio"] and
     (.staircase[-1].after.source | startswith("prog.c:9"))' "$W/w.json" \
     > /dev/null || fail "where: staircase $(jq -c .staircase "$W/w.json")"
+# optimised and fortified, open() is libc's inline wrapper from
+# <bits/fcntl2.h>, inlined into load(), itself inlined into main(): the
+# line is still the program's own (gzip's opens showed "fcntl2.h:59 in
+# open" before addr2line -i)
+cc -g -O2 -D_FORTIFY_SOURCE=2 -o "$W/prog" "$W/prog.c" ||
+    fail "cannot build prog -O2"
+"$AUDIT" --where --json -o "$W/w.json" -- "$W/prog" "$W/in.txt" > /dev/null ||
+    fail "where -O2: $?"
+src=$(jq -r '.evidence[] | select(.flag == "rpath") | .first.source' "$W/w.json")
+case $src in
+"prog.c:9 in load, from main at prog.c:23") ;;
+*) fail "where -O2: rpath's source is \"$src\"" ;;
+esac
 
 # --check: a port that tames itself is clean; wrong flags are caught
 "$AUDIT" --check -o "$W/c" -- "$B"/ports/tame-cat "$W/in.txt" > /dev/null ||
