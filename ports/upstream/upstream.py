@@ -20,8 +20,9 @@ into $B/upstream/NAME/:
 					line "N passed, N failed"
 	upstream.py audit NAME...	regenerate NAME/audit.txt (tame-audit
 					--where on the untamed build)
-	upstream.py bench NAME		print the bench row's workload: the
-					untamed, tamed and floor commands
+	upstream.py bench [NAME...]	print each built program's bench
+					row: NAME, its untamed, tamed and
+					floor commands, tab-separated
 
 A source package that cannot be had, or a build that fails, says so in
 one line and fails that program's entries; the others go on."""
@@ -41,6 +42,8 @@ import fetch as apt_private  # noqa: E402  the kernels' private apt setup
 
 import workload as W  # noqa: E402
 
+# UPSTREAM_RECIPES=DIR: recipes from elsewhere (the driver's own tests)
+RECIPES = os.path.abspath(os.environ.get("UPSTREAM_RECIPES", HERE))
 B = os.environ.get("B", "build")
 B = B if os.path.isabs(B) else os.path.join(TOP, B)
 ROOT = os.path.join(B, "upstream")
@@ -53,20 +56,20 @@ class Failed(Exception):
 
 
 def names():
-    return sorted(d for d in os.listdir(HERE)
-                  if os.path.isfile(os.path.join(HERE, d, "recipe")))
+    return sorted(d for d in os.listdir(RECIPES)
+                  if os.path.isfile(os.path.join(RECIPES, d, "recipe")))
 
 
 class Recipe:
     """NAME/recipe: one [upstream] section (see README.md there)."""
 
     def __init__(self, name):
-        path = os.path.join(HERE, name, "recipe")
+        path = os.path.join(RECIPES, name, "recipe")
         cp = configparser.ConfigParser(interpolation=None)
         if not cp.read(path) or not cp.has_section("upstream"):
             raise Failed("%s: no [upstream] section" % path)
         self.name = name
-        self.dir = os.path.join(HERE, name)
+        self.dir = os.path.join(RECIPES, name)
         self.sec = cp["upstream"]
         for key in ("source", "version", "build", "program", "test",
                     "workload", "hook"):
@@ -81,10 +84,12 @@ class Recipe:
         return self.sec.get(key, default).strip()
 
     def key(self, which):
-        """What a build of this kind depends on: the recipe, and for the
-        patched ones the patch too (libtame is relinked apart)."""
+        """What a build of this kind depends on: the recipe's keys that
+        make it, and for the patched ones the patch too (libtame is
+        linked again apart; the test and workload keys play no part)."""
         h = hashlib.sha256()
-        h.update(open(os.path.join(self.dir, "recipe"), "rb").read())
+        for k in ("source", "version", "configure", "build", "program"):
+            h.update(("%s=%s\n" % (k, self.get(k))).encode())
         if which != "untamed":
             h.update(open(self.patch, "rb").read())
         return h.hexdigest()
@@ -393,12 +398,26 @@ def main(argv):
             return 2
     if argv[1] == "deps":
         return deps(selected)
+    if argv[1] in ("build", "check", "audit"):
+        for need in ("libtame.a", "upstream/libfloor.a", "tame-audit"):
+            if not os.path.exists(os.path.join(B, need)):
+                print("upstream: no %s: build it first (make "
+                      "check-upstream does)" % os.path.join(B, need),
+                      file=sys.stderr)
+                return 1
     if argv[1] == "check":
         return check(selected)
     if argv[1] == "audit":
         return audit(selected)
     if argv[1] == "bench":
-        return W.bench(Recipe(selected[0]))
+        for name in selected:
+            row = W.bench(Recipe(name))
+            if row:
+                print(row)
+            else:
+                print("bench: upstream %s not built or needs a server, "
+                      "left out" % name, file=sys.stderr)
+        return 0
     status = 0
     for name in selected:
         try:
