@@ -6,6 +6,8 @@
 #	make bench		run the benchmarks, write reports/
 #	make census		audit and run tamed every program of /usr/bin,
 #				write reports/census.md
+#	make check-upstream	real programs from Debian's sources, tamed by our
+#				patches, through their own test suites
 #	make check-kernels	every test on Debian's 5.10, 6.1 and 6.12 under
 #				qemu: the kernel matrix (KERNELS=... a subset)
 #	make install PREFIX=DIR	install (DESTDIR honoured)

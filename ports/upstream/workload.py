@@ -201,7 +201,7 @@ def bench(rc):
     if not all(os.path.exists(rc.binary(w))
                for w in ("untamed", "tamed", "floor")):
         return None
-    wl = Workload(rc, "untamed", int(rc.get("bench_size", BENCH_SIZE)),
+    wl = Workload(rc, "untamed", int(rc.get("bench_size") or BENCH_SIZE),
                   "bench")
     wl.data = data_file(rc, wl.size)
     wl.url = ""
