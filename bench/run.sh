@@ -317,13 +317,25 @@ saved_rounds=$HF_ROUNDS
 HF_ROUNDS=${BENCH_UPSTREAM_ROUNDS:-1}
 UP_RUNS=5
 [ -n "$BENCH_QUICK" ] && UP_RUNS=2
-python3 ports/upstream/upstream.py bench > "$OUT/upstream-rows.tsv"
+# the network client's server, on loopback, for the whole section
+rm -f "$OUT/upstream-port"
+python3 ports/upstream/upstream.py serve "$OUT/upstream-port" &
+UP_SERVER=$!
+k=0
+while [ ! -s "$OUT/upstream-port" ] && [ $k -lt 100 ]; do
+	sleep 0.1
+	k=$((k + 1))
+done
+UPSTREAM_SERVE_PORT=$(cat "$OUT/upstream-port" 2>/dev/null) \
+    python3 ports/upstream/upstream.py bench > "$OUT/upstream-rows.tsv"
 while IFS="$(printf '\t')" read -r p u t f; do
 	printf '%s\t%s\n' "$p" "${u#* }" | sed "s|$B/upstream/||g" \
 	    >> "$RAW/upstream-workloads.tsv"
 	hf "upstream-$p" "$UP_RUNS" "$p-untamed" "$u" "$p-tamed" "$t" 1
 	hf "upstream-floor-$p" "$UP_RUNS" "$p-untamed" "$u" "$p-floor" "$f" 1
 done < "$OUT/upstream-rows.tsv"
+kill "$UP_SERVER" 2>/dev/null
+wait "$UP_SERVER" 2>/dev/null
 HF_ROUNDS=$saved_rounds
 
 # --- tame-audit ---------------------------------------------------------

@@ -194,9 +194,10 @@ def relative(report, rc):
 def bench(rc):
     """The bench row of RC: NAME<TAB>untamed<TAB>tamed<TAB>floor commands
     on real work (bench =, bench_size = bytes of input, 100 MB by
-    default).  None where the builds are missing or the row needs a
-    server (not yet)."""
-    if rc.get("server"):
+    default).  None where the builds are missing, or the row needs a
+    server and UPSTREAM_SERVE_PORT names none (serve() runs it)."""
+    port = os.environ.get("UPSTREAM_SERVE_PORT", "")
+    if rc.get("server") and not port:
         return None
     if not all(os.path.exists(rc.binary(w))
                for w in ("untamed", "tamed", "floor")):
@@ -204,7 +205,8 @@ def bench(rc):
     wl = Workload(rc, "untamed", int(rc.get("bench_size") or BENCH_SIZE),
                   "bench")
     wl.data = data_file(rc, wl.size)
-    wl.url = ""
+    # served from $B/upstream/data/ by serve() below
+    wl.url = "http://localhost:%s/%s" % (port, os.path.basename(wl.data))
     args = [wl.fill(a) for a in shlex.split(rc.get("bench"))]
     cmds = []
     for which in ("untamed", "tamed", "floor"):
@@ -212,3 +214,15 @@ def bench(rc):
                        + [shlex.quote(a) for a in args])
         cmds.append(cmd)
     return "\t".join([rc.name] + cmds)
+
+
+def serve(root, portfile):
+    """An HTTP server on 127.0.0.1 for the bench rows of network
+    clients: serves ROOT (the generated inputs) until killed, its port
+    written to PORTFILE once it listens."""
+    handler = functools.partial(Quiet, directory=root)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    with open(portfile + ".tmp", "w") as f:
+        f.write("%d\n" % server.server_address[1])
+    os.rename(portfile + ".tmp", portfile)
+    server.serve_forever()
