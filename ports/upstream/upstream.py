@@ -215,8 +215,8 @@ def build_one(rc, which):
     open(log, "w").close()
     env = build_env(which)
     if have.split(" ")[0] == want.split(" ")[0] and os.path.isdir(tree):
-        os.unlink(rc.binary(which)) if os.path.exists(rc.binary(which)) \
-            else None
+        if os.path.exists(rc.binary(which)):	# link it again
+            os.unlink(rc.binary(which))
     else:
         shutil.rmtree(tree, ignore_errors=True)
         # hook and floor: the tamed tree again, its patched files

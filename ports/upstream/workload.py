@@ -6,6 +6,7 @@ generated input of its kind, and, for a network client, an HTTP server
 on loopback serving that input."""
 
 import functools
+import hashlib
 import http.server
 import os
 import random
@@ -142,7 +143,8 @@ class Workload:
 
     def describe(self):
         s = "%s %s" % (self.rc.get("program").split("/")[-1],
-                       self.rc.get("workload").replace("{data}", "input"))
+                       self.rc.get("workload").replace("{data}", "input")
+                       .replace("{url}", "http://localhost:PORT/input"))
         if self.rc.get("stdin"):
             s += " < " + self.rc.get("stdin")
         return s + " > output"
@@ -164,16 +166,13 @@ class Workload:
     def same_as_untamed(self, rc):
         """The run left the same files (output included) as the
         untamed build's run of the same workload."""
-        mine = {k: v for k, v in self.files.items()}
         with Workload(rc, "untamed", self.size, "run-compare") as other:
             other.run([])
-            theirs = other.files
-        return mine == theirs
+        return self.files == other.files
 
 
 def snapshot(d):
     """Every regular file beneath D, relative name to content hash."""
-    import hashlib
     out = {}
     for root, _, files in os.walk(d):
         if os.path.basename(root) == "served":
