@@ -6,6 +6,8 @@
 #	make bench		run the benchmarks, write reports/
 #	make census		audit and run tamed every program of /usr/bin,
 #				write reports/census.md
+#	make check-upstream	real programs from Debian's sources, tamed by our
+#				patches, through their own test suites
 #	make check-kernels	every test on Debian's 5.10, 6.1 and 6.12 under
 #				qemu: the kernel matrix (KERNELS=... a subset)
 #	make cross-arm64	libtame, the tools, the ports and the tests
@@ -220,6 +222,7 @@ $(B)/man/tame-exec.1: man/tame-exec.1
 
 include tests/tests.mk
 -include ports/ports.mk
+include ports/upstream/upstream.mk
 -include bench/bench.mk
 include census/census.mk
 include tests/kernels/kernels.mk

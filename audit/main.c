@@ -308,7 +308,8 @@ static int
 trace_command(struct options *o, const char *log, int *from_exec, int warm,
     int out, int errfd)
 {
-	struct trace_opts t = { .out_fd = out, .err_fd = errfd };
+	struct trace_opts t = { .out_fd = out, .err_fd = errfd,
+	    .cold = warm == -1 };
 	struct trace_result r;
 	struct elf_imports im;
 	struct stat st;
@@ -338,7 +339,7 @@ trace_command(struct options *o, const char *log, int *from_exec, int warm,
 		t.tame_exec = tame_exec;
 		if (o->flags != NULL)
 			t.flags = o->flags;
-		else if (warm != 0) {
+		else if (warm > 0) {
 			flags_text(warm, every, sizeof(every), 0);
 			t.flags = every;
 		} else {
@@ -419,6 +420,56 @@ audited_run(struct options *o, int warm, int out, int errfd, int *from_exec,
 	a->keep_frames = o->where;
 	*status = traced_run(o, a, warm, out, errfd, from_exec);
 	return a;
+}
+
+/*
+ * --check: a declared getpw or dnspath that nothing after the marker
+ * needed may still have been needed by the marker itself: tame() of it
+ * loaded the name service (the nscd probe's AF_UNIX socket, the modules)
+ * before its filter went in, and without it that loading comes later,
+ * under the filter (wget: socket AF_UNIX needs unix or dnspath or getpw).
+ * So the command runs again with its tame() warming nothing, and such a
+ * flag stays "not needed" only where that run needed it no more.  The
+ * second run's violations are not the program's: a real tame() warms.
+ */
+static void
+check_cold(struct options *o, struct findings *f, int repeatable)
+{
+	struct findings fc;
+	struct audit *c;
+	int i, j, k, keep, fe = 0, status, devnull;
+
+	for (i = k = 0; i < f->nunneeded; i++)
+		if (f->unneeded[i].flag & (TAME_GETPW | TAME_DNSPATH))
+			k++;
+	if (k == 0)
+		return;
+	if (!repeatable) {
+		findings_warn(f, "standard input cannot be read twice: getpw "
+		    "and dnspath were judged as the run was made, with the "
+		    "name service loaded by tame(); without them it loads "
+		    "later, and may need them");
+		return;
+	}
+	if ((devnull = open("/dev/null", O_WRONLY | O_CLOEXEC)) == -1)
+		err(1, "/dev/null");
+	rerun_stdin_rewind();
+	c = audited_run(o, -1, devnull, devnull, &fe, &status);
+	close(devnull);
+	findings_make(c, &fc, 1, 0, 0);
+	for (i = k = 0; i < f->nunneeded; i++) {
+		const struct finding *u = &f->unneeded[i];
+
+		keep = !(u->flag & (TAME_GETPW | TAME_DNSPATH));
+		for (j = 0; j < fc.nunneeded && !keep; j++)
+			keep = fc.unneeded[j].flag == u->flag &&
+			    fc.unneeded[j].decl == u->decl;
+		if (keep)
+			f->unneeded[k++] = *u;
+	}
+	f->nunneeded = k;
+	findings_free(&fc);
+	audit_free(c);
 }
 
 /*
@@ -604,9 +655,11 @@ main(int argc, char *argv[])
 		a = audited_run(&o, 0, out, errfd, &from_exec, &ran);
 		o.ctx.log_is_temporary = o.keep_log == NULL;
 	}
-	if (o.ctx.checking)
+	if (o.ctx.checking) {
 		findings_make(a, &f, 1, 0, 0);
-	else {
+		if (o.argv != NULL && o.nlogs == 0 && !from_exec)
+			check_cold(&o, &f, repeatable);
+	} else {
 		/* a run per name service a real tame() would warm */
 		if (o.argv != NULL && o.nlogs == 0 && !from_exec)
 			ns = name_services(a);

@@ -199,8 +199,9 @@ trace_run(const struct trace_opts *o, struct trace_result *r)
 		if (o->strace == NULL)
 			unsetenv("TAME_AUDIT");	/* a real run: --verify */
 		else
-			setenv("TAME_AUDIT", o->tame_exec != NULL &&
-			    o->flags_all ? "permissive-cold" : "permissive", 1);
+			setenv("TAME_AUDIT", (o->tame_exec != NULL &&
+			    o->flags_all) || o->cold ? "permissive-cold" :
+			    "permissive", 1);
 		execv(argv[0], argv);
 		fprintf(stderr, "tame-audit: %s: %s\n", argv[0],
 		    strerror(errno));

@@ -11,6 +11,8 @@ struct trace_opts {
 	const char	*tame_exec;	/* run CMD through it, or NULL */
 	const char	*flags;		/* tame-exec -f */
 	int		 flags_all;	/* flags is every flag: an audit */
+	int		 cold;		/* the program's own tame() warms no
+					   name service (--check's second run) */
 	char *const	*argv;		/* CMD ARG..., NULL-terminated */
 	const char	*log;		/* strace -o */
 	int		 stack;		/* strace -k */

@@ -12,6 +12,8 @@
  * lines made the call; the outermost one (main, or a thread's start)
  * says where in the top-level flow that was, the place a tame() call can
  * follow.  A return address points after the call: one is taken off.
+ * Functions inlined at an address are followed to the program's own
+ * line (addr2line -i), past libc's inline wrappers in system headers.
  */
 #include <sys/wait.h>
 
@@ -64,12 +66,41 @@ own_frames(const char *exe, const char *frames, struct frame *out, int max)
 	return n;
 }
 
-/* addr2line -f -C -e exe ADDR...: "func\nfile:line\n" per address. */
+/*
+ * A location in a system header: libc's inline wrappers (the fortified
+ * open() of <bits/fcntl2.h>, read(), ...) and the compiler's own, whose
+ * code lands inside the program's function that called them.  The
+ * program's line is the one they were inlined into.
+ */
+static int
+system_header(const char *loc)
+{
+	return strncmp(loc, "/usr/include/", 13) == 0 ||
+	    strncmp(loc, "/usr/lib/gcc/", 13) == 0 ||
+	    strncmp(loc, "/usr/local/include/", 19) == 0;
+}
+
+static int
+known(const char *loc)
+{
+	return loc[0] != '?' && strstr(loc, ":0") == NULL &&
+	    strstr(loc, ":?") == NULL && !system_header(loc);
+}
+
+/*
+ * addr2line -a -i -f -C -e exe ADDR...: per address a line "0x...",
+ * then "func\nfile:line\n" for each function inlined there, innermost
+ * first, the real function last.  Of each address's chain this keeps
+ * the innermost known place in the program's own source (in: where the
+ * call was made) and the outermost (out: the real function, for the
+ * top of the stack); func[i][0] is '\0' where there is none.
+ */
 static int
 addr2line(const char *exe, const unsigned long long *addr, int n,
-    char func[][128], char loc[][256])
+    char in_func[][128], char in_loc[][256], char out_func[][128],
+    char out_loc[][256])
 {
-	char arg[8][32], *argv[16], buf[4096];
+	char arg[8][32], *argv[16], buf[16384], func[128], loc[256];
 	int fds[2], status, i, k = 0;
 	size_t len = 0;
 	ssize_t r;
@@ -77,6 +108,8 @@ addr2line(const char *exe, const unsigned long long *addr, int n,
 	FILE *f;
 
 	argv[k++] = "addr2line";
+	argv[k++] = "-a";
+	argv[k++] = "-i";
 	argv[k++] = "-f";
 	argv[k++] = "-C";
 	argv[k++] = "-e";
@@ -109,24 +142,32 @@ addr2line(const char *exe, const unsigned long long *addr, int n,
 		return -1;
 	if ((f = fmemopen(buf, len + 1, "r")) == NULL)
 		return -1;
-	for (i = 0; i < n; i++) {
-		if (fgets(func[i], 128, f) == NULL ||
-		    fgets(loc[i], 256, f) == NULL)
+	for (i = 0; i < n; i++)
+		in_func[i][0] = out_func[i][0] = '\0';
+	i = -1;
+	while (fgets(func, sizeof(func), f) != NULL) {
+		func[strcspn(func, "\n")] = '\0';
+		if (strncmp(func, "0x", 2) == 0) {	/* the next address */
+			if (++i >= n)
+				break;
+			continue;
+		}
+		if (i < 0 || fgets(loc, sizeof(loc), f) == NULL)
 			break;
-		func[i][strcspn(func[i], "\n")] = '\0';
-		loc[i][strcspn(loc[i], "\n")] = '\0';
+		loc[strcspn(loc, "\n")] = '\0';
 		/* "file.c:12 (discriminator 3)" */
-		loc[i][strcspn(loc[i], " ")] = '\0';
+		loc[strcspn(loc, " ")] = '\0';
+		if (!known(loc))
+			continue;
+		if (in_func[i][0] == '\0') {
+			snprintf(in_func[i], 128, "%s", func);
+			snprintf(in_loc[i], 256, "%s", loc);
+		}
+		snprintf(out_func[i], 128, "%s", func);
+		snprintf(out_loc[i], 256, "%s", loc);
 	}
 	fclose(f);
-	return i == n ? 0 : -1;
-}
-
-static int
-known(const char *loc)
-{
-	return loc[0] != '?' && strstr(loc, ":0") == NULL &&
-	    strstr(loc, ":?") == NULL;
+	return i == n - 1 ? 0 : -1;
 }
 
 /* "cat.c:87" without the directories. */
@@ -143,7 +184,8 @@ where_resolve(const char *exe, const char *frames)
 {
 	struct frame fr[64];
 	unsigned long long addr[8];
-	char real[PATH_MAX], func[8][128], loc[8][256], *out = NULL;
+	char real[PATH_MAX], ifunc[8][128], iloc[8][256], ofunc[8][128],
+	    oloc[8][256], *out = NULL;
 	int n, i, in = -1, top = -1;
 
 	if (exe == NULL || frames == NULL || realpath(exe, real) == NULL)
@@ -154,9 +196,9 @@ where_resolve(const char *exe, const char *frames)
 		n = 8;
 	for (i = 0; i < n; i++)
 		addr[i] = fr[i].addr;
-	if (addr2line(real, addr, n, func, loc) == 0)
+	if (addr2line(real, addr, n, ifunc, iloc, ofunc, oloc) == 0)
 		for (i = 0; i < n; i++)
-			if (known(loc[i])) {
+			if (ifunc[i][0] != '\0') {
 				if (in < 0)
 					in = i;
 				top = i;
@@ -168,11 +210,11 @@ where_resolve(const char *exe, const char *frames)
 			out = NULL;
 		return out;
 	}
-	if (top == in || strcmp(func[in], func[top]) == 0) {
-		if (asprintf(&out, "%s in %s", base(loc[in]), func[in]) == -1)
+	if (strcmp(ifunc[in], ofunc[top]) == 0) {
+		if (asprintf(&out, "%s in %s", base(iloc[in]), ifunc[in]) == -1)
 			out = NULL;
-	} else if (asprintf(&out, "%s in %s, from %s at %s", base(loc[in]),
-	    func[in], func[top], base(loc[top])) == -1)
+	} else if (asprintf(&out, "%s in %s, from %s at %s", base(iloc[in]),
+	    ifunc[in], ofunc[top], base(oloc[top])) == -1)
 		out = NULL;
 	return out;
 }

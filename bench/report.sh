@@ -45,10 +45,18 @@ for f in "$RAW"/hf-port-*-1.json; do
 	f=${f##*/hf-port-}
 	PORT_ROWS="$PORT_ROWS ${f%-1.json}"
 done
+UPSTREAM_ROWS=""
+for f in "$RAW"/hf-upstream-*-1.json; do
+	[ -e "$f" ] || continue
+	f=${f##*/hf-upstream-}
+	case $f in floor-*) continue ;; esac
+	UPSTREAM_ROWS="$UPSTREAM_ROWS ${f%-1.json}"
+done
 for n in cat-4k link-4k floor-4k cat-100m floor-100m tame-exec-4k exec-floor-4k \
     audit-100m strace-100m audit-ls strace-ls audit-parse floor-ping \
     tame-exec-ls tame-exec-grep tame-exec-sort tame-exec-sha256sum \
-    $(for p in $PORT_ROWS; do echo "port-$p"; done); do
+    $(for p in $PORT_ROWS; do echo "port-$p"; done) \
+    $(for p in $UPSTREAM_ROWS; do echo "upstream-$p upstream-floor-$p"; done); do
 	ls "$RAW"/hf-$n-*.json >/dev/null 2>&1 || continue
 	q hyperfine -s "$RAW"/hf-$n-*.json > "$W/hf-$n.tsv"
 done
@@ -503,6 +511,21 @@ diff3() {
 		if (a == "-" || a == "" || b == "-" || b == "") print "-"
 		else printf "%+.3f\n", a - b }'
 }
+# the upstream programs: tamed and floor, each against the untamed build
+UPSTREAM_MD=$W/upstream.md
+: > "$UPSTREAM_MD"
+for p in $UPSTREAM_ROWS; do
+	r=$(compare "upstream-$p" "$p-untamed" "$p-tamed")
+	fl=$(compare "upstream-floor-$p" "$p-untamed" "$p-floor")
+	d=$(diff3 "$(f "$r" 3)" "$(f "$fl" 3)")
+	printf '| %s `%s` | %s | %s | **%sx** | %sx | %s | %s |\n' \
+	    "$p" "$(awk -F '\t' -v p="$p" '$1 == p { print $2; exit }' \
+	    "$RAW/upstream-workloads.tsv")" "$(f "$r" 1)" "$(f "$r" 2)" \
+	    "$(f "$r" 3)" "$(f "$fl" 3)" "$d" \
+	    "$(verdict "$d" "<=" 0.02)" >> "$UPSTREAM_MD"
+done
+[ -s "$UPSTREAM_MD" ] ||
+    echo "| (none built: make check-upstream) | | | | | | |" > "$UPSTREAM_MD"
 # noisy LIMIT MEDIAN LO HI: a verdict that knows the spread: "met" when
 # even the worst round is within LIMIT, "not met" when even the best is
 # over it, "undecided" when the rounds straddle it
@@ -841,6 +864,18 @@ and the ports that need a peer or a terminal run through
 | port and workload | untamed median ms | tamed median ms | ratio (median of rounds) | per-round ratios | runs |
 |---|---:|---:|---:|---:|---:|
 $(cat "$PORTS_MD")
+
+## The upstream programs
+
+Each program of \`ports/upstream/\` built from its Debian source three
+ways: untamed, tamed by our patch, and its floor (the same patched
+build with tame() a one-instruction filter); tamed and floor each
+against the untamed build on the recipe's work (hyperfine -N, one round
+of 5 runs). Target: tamed <= the floor's ratio + 0.02.
+
+| program and work | untamed median ms | tamed median ms | tamed ratio | floor ratio | beyond the floor | target |
+|---|---:|---:|---:|---:|---:|---|
+$(cat "$UPSTREAM_MD")
 
 ## Whole commands (hyperfine)
 

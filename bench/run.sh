@@ -318,6 +318,37 @@ if [ -x "$B/bench/ping-floor" ]; then
 fi
 HF_ROUNDS=$saved_rounds
 
+# --- upstream programs (ports/upstream, built by make check-upstream) ---
+# Each tamed build and its floor (tame() a 1-instruction filter) against
+# the untamed build of the same Debian source, on real work (the
+# recipe's bench = and bench_size =: about a second each, compressing
+# or filtering to standard output); one round of 5 runs, about 2
+# minutes for all.  A program not built is left out, and says so.
+saved_rounds=$HF_ROUNDS
+HF_ROUNDS=${BENCH_UPSTREAM_ROUNDS:-1}
+UP_RUNS=5
+[ -n "$BENCH_QUICK" ] && UP_RUNS=2
+# the network client's server, on loopback, for the whole section
+rm -f "$OUT/upstream-port"
+python3 ports/upstream/upstream.py serve "$OUT/upstream-port" &
+UP_SERVER=$!
+k=0
+while [ ! -s "$OUT/upstream-port" ] && [ $k -lt 100 ]; do
+	sleep 0.1
+	k=$((k + 1))
+done
+UPSTREAM_SERVE_PORT=$(cat "$OUT/upstream-port" 2>/dev/null) \
+    python3 ports/upstream/upstream.py bench > "$OUT/upstream-rows.tsv"
+while IFS="$(printf '\t')" read -r p u t f; do
+	printf '%s\t%s\n' "$p" "${u#* }" | sed "s|$B/upstream/||g" \
+	    >> "$RAW/upstream-workloads.tsv"
+	hf "upstream-$p" "$UP_RUNS" "$p-untamed" "$u" "$p-tamed" "$t" 1
+	hf "upstream-floor-$p" "$UP_RUNS" "$p-untamed" "$u" "$p-floor" "$f" 1
+done < "$OUT/upstream-rows.tsv"
+kill "$UP_SERVER" 2>/dev/null
+wait "$UP_SERVER" 2>/dev/null
+HF_ROUNDS=$saved_rounds
+
 # --- tame-audit ---------------------------------------------------------
 # The auditor on a syscall-heavy command (cat-untamed, 100 MB in 4 KiB
 # reads: 50,000 calls) and a typical one (ls -l /usr/bin), against the

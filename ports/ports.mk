@@ -11,7 +11,10 @@
 # says (the untamed one pulls nothing from it).  Included by the
 # top-level Makefile.
 
-PORT_NAMES	:= $(sort $(patsubst ports/%/,%,$(wildcard ports/*/)))
+# ports/upstream/ is not a port: its programs come from Debian's sources
+# (ports/upstream/upstream.mk).
+PORT_NAMES	:= $(filter-out upstream,\
+		   $(sort $(patsubst ports/%/,%,$(wildcard ports/*/))))
 PORTS		= $(PORT_NAMES:%=$(B)/ports/tame-%)
 PORTS_UNTAMED	= $(PORT_NAMES:%=$(B)/ports/%-untamed)
 PORTS_HOOK	= $(PORT_NAMES:%=$(B)/ports/%-hook)

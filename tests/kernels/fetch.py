@@ -53,9 +53,14 @@ def one_line_entries(text):
 
 
 def machine_archive():
-    """(URI, Signed-By) of the machine's Debian archive: a deb entry with
-    the main component and a plain release suite (no -security, whose
-    URI is a different archive)."""
+    """(URI, Signed-By) of the machine's Debian archive."""
+    return machine_entry()[:2]
+
+
+def machine_entry():
+    """(URI, Signed-By, suite) of the machine's Debian archive: a deb
+    entry with the main component and a plain release suite (no
+    -security, whose URI is a different archive)."""
     entries = []
     for f in ["/etc/apt/sources.list"] + \
             sorted(glob.glob("/etc/apt/sources.list.d/*.list")):
@@ -70,10 +75,11 @@ def machine_archive():
             continue
         if "main" not in e.get("components", "").split():
             continue
-        if any("-" not in suite for suite in e.get("suites", "").split()):
-            return e["uris"].split()[0], e.get("signed-by", "")
+        for suite in e.get("suites", "").split():
+            if "-" not in suite:
+                return e["uris"].split()[0], e.get("signed-by", ""), suite
     raise SystemExit("fetch: no Debian archive with a release suite and "
-                     "main in /etc/apt: cannot fetch kernels")
+                     "main in /etc/apt")
 
 
 class PrivateApt:
@@ -98,7 +104,7 @@ class PrivateApt:
             "-o", "APT::Architectures=" + ",".join(arches),
         ]
 
-    def write_sources(self, uri, signed_by, suites):
+    def write_sources(self, uri, signed_by, suites, kind="deb"):
         keyring = signed_by
         if "\n" in signed_by:		# an inline key: give apt a file
             keyring = os.path.join(self.root, "etc", "archive.asc")
@@ -107,7 +113,7 @@ class PrivateApt:
         opt = " [signed-by=%s]" % keyring if keyring else ""
         with open(self.sources, "w") as f:
             for suite in suites:
-                f.write("deb%s %s %s main\n" % (opt, uri, suite))
+                f.write("%s%s %s %s main\n" % (kind, opt, uri, suite))
 
     def run(self, *args, cwd=None):
         return subprocess.run(["apt-get", "-q"] + self.opts + list(args),
