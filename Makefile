@@ -148,9 +148,11 @@ $(B)/gen/libcompile.a: $(PRECOMPILE_OBJS)
 $(B)/tame-precompile: $(B)/tools/precompile.o $(B)/gen/libcompile.a
 	$(CC) $(LDFLAGS) -o $@ $(B)/tools/precompile.o $(B)/gen/libcompile.a
 
+# (RUN_TARGET: how a program built here runs on this machine; in a cross
+# build, qemu's user mode, so that the target's own compiler makes them.)
 $(B)/gen/precompiled.c: $(B)/tame-precompile lib/precompiled.sets
 	@mkdir -p $(@D)
-	$(B)/tame-precompile lib/precompiled.sets > $@
+	$(RUN_TARGET) $(B)/tame-precompile lib/precompiled.sets > $@
 
 $(B)/gen/precompiled.o: $(B)/gen/precompiled.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
