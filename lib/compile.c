@@ -976,7 +976,7 @@ static void
 emit_tree(struct emitter *e, int a, int b)
 {
 	struct tame_prog *p = e->p;
-	int at, left, mid;
+	int at, left, mid, i;
 
 	if (e->overflow || emit_chunk(e, a, b))
 		return;
@@ -1001,6 +1001,9 @@ emit_tree(struct emitter *e, int a, int b)
 		memmove(&p->insn[at + 2], &p->insn[at + 1],
 		    left * sizeof(p->insn[0]));
 		p->len++;
+		for (i = 0; i < p->nreloc; i++)	/* they moved too */
+			if (p->reloc[i].at > at)
+				p->reloc[i].at++;
 		p->insn[at].jt = 0;
 		p->insn[at].jf = 1;
 		p->insn[at + 1] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JA,
