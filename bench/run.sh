@@ -334,8 +334,8 @@ while IFS="$(printf '\t')" read -r p u t f; do
 	hf "upstream-$p" "$UP_RUNS" "$p-untamed" "$u" "$p-tamed" "$t" 1
 	hf "upstream-floor-$p" "$UP_RUNS" "$p-untamed" "$u" "$p-floor" "$f" 1
 done < "$OUT/upstream-rows.tsv"
-kill "$UP_SERVER" 2>/dev/null
-wait "$UP_SERVER" 2>/dev/null
+kill "$UP_SERVER" 2>/dev/null || true
+wait "$UP_SERVER" 2>/dev/null || true	# its status is SIGTERM's
 HF_ROUNDS=$saved_rounds
 
 # --- tame-audit ---------------------------------------------------------
