@@ -340,13 +340,16 @@ done
 UPSTREAM_SERVE_PORT=$(cat "$OUT/upstream-port" 2>/dev/null) \
     python3 ports/upstream/upstream.py bench > "$OUT/upstream-rows.tsv"
 while IFS="$(printf '\t')" read -r p u t f; do
-	printf '%s\t%s\n' "$p" "${u#* }" | sed "s|$B/upstream/||g" \
+	# the arguments, the input's directory left out, | escaped for
+	# the report's table
+	printf '%s\t%s\n' "$p" "${u#* }" |
+	    sed -e 's|[^ ]*/upstream/data/||g' -e 's/|/\\|/g' \
 	    >> "$RAW/upstream-workloads.tsv"
 	hf "upstream-$p" "$UP_RUNS" "$p-untamed" "$u" "$p-tamed" "$t" 1
 	hf "upstream-floor-$p" "$UP_RUNS" "$p-untamed" "$u" "$p-floor" "$f" 1
 done < "$OUT/upstream-rows.tsv"
-kill "$UP_SERVER" 2>/dev/null
-wait "$UP_SERVER" 2>/dev/null
+kill "$UP_SERVER" 2>/dev/null || true
+wait "$UP_SERVER" 2>/dev/null || true	# its status is SIGTERM's
 HF_ROUNDS=$saved_rounds
 
 # --- tame-audit ---------------------------------------------------------

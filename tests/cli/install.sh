@@ -23,9 +23,11 @@ for f in include/tame.h lib/libtame.a lib/libtame.so lib/libtame.so.0 \
 	[ -e "$P/$f" ] || no "missing $f"
 done
 # every port, as tame-NAME, and never its test or untamed builds
+# (a port is ports/NAME/NAME.c; ports/upstream/ holds patches, not one)
 for d in ports/*/; do
 	n=${d#ports/}
 	n=${n%/}
+	[ -f "$d$n.c" ] || continue
 	[ -x "$P/bin/tame-$n" ] || no "missing bin/tame-$n"
 done
 ls "$P/bin" | grep -q -- '-hook$\|-untamed$' && no "a test build was installed"
