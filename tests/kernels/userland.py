@@ -123,7 +123,8 @@ def configure(root):
     for link, target in (("bin/sh", "dash"), ("usr/bin/awk", "mawk"),
                          ("usr/bin/nawk", "mawk"), ("usr/bin/cc", "gcc"),
                          ("usr/bin/c99", "c99-gcc"),
-                         ("usr/bin/which", "which.debianutils")):
+                         ("usr/bin/which", "which.debianutils"),
+                         ("usr/bin/gnuplot", "gnuplot-nox")):
         path = os.path.join(root, link)
         if not os.path.lexists(path) and \
                 os.path.exists(os.path.join(os.path.dirname(path), target)):
