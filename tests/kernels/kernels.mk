@@ -5,7 +5,7 @@
 #   make check-kernels KERNEL_MINUTES=90          the bound per guest
 #   make check-kernels KERNEL_SUITE_SECONDS=1200  the bound per suite
 #   make check-kernels KERNEL_JOBS=3              guests at once
-# The bounds: the 5.10 guest took 52 minutes while another helper's
+# The bounds: the 5.10 guest took 46 minutes while another helper's
 # guest shared the 2 cores, its slowest suite (port-sort.sh) 393 s
 # (README.md, Kernels): a hung guest or suite is killed, a slow one not.
 KERNELS		?=
