@@ -25,9 +25,9 @@ import matrix
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--minutes", type=int, default=120,
+    ap.add_argument("--minutes", type=int, default=75,
                     help="kill a guest after this long")
-    ap.add_argument("--suite-timeout", type=int, default=1200,
+    ap.add_argument("--suite-timeout", type=int, default=900,
                     help="kill one suite after this many seconds")
     ap.add_argument("--jobs", type=int, default=1,
                     help="guests at once (each wants 2 cores)")
