@@ -49,3 +49,12 @@ check-oracle-arm64: cross-arm64
 	    $(CROSS_B)/tests/t_oracle
 
 .PHONY: check-oracle-arm64
+
+# The arm64 build's precompiled filters (made by its own compiler under
+# qemu's user mode) equal what that compiler makes at run time, and its
+# relocations are complete: t_oracle's "precompiled" case, a few seconds.
+check-precompiled-arm64: cross-arm64
+	CK_RUN_CASE=precompiled CK_TIMEOUT_MULTIPLIER=10 \
+	    qemu-aarch64 -L $(CROSS_ROOT) $(CROSS_B)/tests/t_oracle
+
+.PHONY: check-precompiled-arm64
