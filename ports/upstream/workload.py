@@ -113,8 +113,10 @@ class Workload:
         shutil.rmtree(self.dir, ignore_errors=True)
         os.makedirs(self.dir)
         src = data_file(self.rc, self.size)
-        # the input is the run's own copy: a compressor may remove it
-        shutil.copyfile(src, os.path.join(self.dir, "input"))
+        # the input is the run's own copy: a compressor may remove it;
+        # with the source's times, which gzip writes into its output
+        # (a fresh copy's would differ from run to run)
+        shutil.copy2(src, os.path.join(self.dir, "input"))
         self.data = "input"	# the program runs in self.dir
         self.url = ""
         if self.rc.get("server") == "http":
