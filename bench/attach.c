@@ -88,18 +88,12 @@ synthetic(struct sock_filter *f, int n, int walked)
 static long
 replay_steps(const struct sock_filter *f, int len)
 {
-	static const uint32_t compat =
-#if defined(__x86_64__)
-	    AUDIT_ARCH_I386;
-#else
-	    AUDIT_ARCH_ARM;
-#endif
 	long steps = 0;
 	int nr;
 
 	for (nr = 0; nr <= tame_syscall_max(); nr++) {
 		replay_const_allow(f, len, tame_audit_arch(), nr, &steps);
-		replay_const_allow(f, len, compat, nr, &steps);
+		replay_const_allow(f, len, REPLAY_COMPAT_ARCH, nr, &steps);
 	}
 	return steps;
 }

@@ -8,8 +8,19 @@
 #ifndef TAME_REPLAY_H
 #define TAME_REPLAY_H
 
+#include <linux/audit.h>
 #include <linux/filter.h>
 #include <stdint.h>
+
+/*
+ * The architecture's other (compat) entry point: the kernel replays a
+ * filter for its numbers too, and tame()'s arch check kills them.
+ */
+#if defined(__x86_64__)
+#define REPLAY_COMPAT_ARCH	AUDIT_ARCH_I386
+#elif defined(__aarch64__)
+#define REPLAY_COMPAT_ARCH	AUDIT_ARCH_ARM
+#endif
 
 /*
  * seccomp_is_const_allow() on one (arch, nr): 1 if the program allows the

@@ -46,13 +46,6 @@
 #include "policy.h"
 #include "replay.h"
 
-/* The architecture's other entry point, which the arch check kills. */
-#if defined(__x86_64__)
-#define COMPAT_ARCH	AUDIT_ARCH_I386
-#elif defined(__aarch64__)
-#define COMPAT_ARCH	AUDIT_ARCH_ARM
-#endif
-
 #define GATE		0x00007f3a5c0012e5ULL
 /* The pid every filter here is compiled for: the rows for signals to self. */
 #define TEST_PID	4242
@@ -202,7 +195,7 @@ START_TEST(test_first_filters)
 			/* the compat entry points (i386, AArch32) die:
 			 * nothing cached there */
 			cache_prepare(prog[0].insn, prog[0].len,
-			    COMPAT_ARCH, NULL, compat, nbits());
+			    REPLAY_COMPAT_ARCH, NULL, compat, nbits());
 			for (nr = 0; nr < nbits() && why[0] == '\0'; nr++)
 				if (compat[nr])
 					snprintf(why, sizeof(why), "held %#x: "
