@@ -27,9 +27,7 @@
 #define MAXPROGS	256
 
 static struct tame_prog	prog;
-static struct {
-	int	prev_held, held, changed, len, nreloc, insn_at, reloc_at;
-}			made[MAXPROGS];
+static struct tame_precompiled made[MAXPROGS];	/* the table, as written */
 static int		ninsn, nreloc;	/* so far, in the two arrays */
 static struct tame_reloc relocs[MAXPROGS * TAME_MAXRELOC];
 static int		nmade;
@@ -72,8 +70,10 @@ emit_program(int prev_held, int held, const char *text)
 		printf("%s{ 0x%x, %u, %u, 0x%x },", i % 3 ? " " : "\n\t",
 		    prog.insn[i].code, prog.insn[i].jt, prog.insn[i].jf,
 		    prog.insn[i].k);
-	made[nmade] = (typeof(made[0])){ prev_held, held, prog.changed,
-	    prog.len, prog.nreloc, ninsn, nreloc };
+	made[nmade] = (struct tame_precompiled){ .prev_held = prev_held,
+	    .held = held, .landlock_ok = 1, .changed = prog.changed,
+	    .len = (uint16_t)prog.len, .nreloc = (uint16_t)prog.nreloc,
+	    .insn_at = (uint32_t)ninsn, .reloc_at = (uint32_t)nreloc };
 	memcpy(&relocs[nreloc], prog.reloc, prog.nreloc * sizeof(relocs[0]));
 	ninsn += prog.len;
 	nreloc += prog.nreloc;
@@ -154,9 +154,9 @@ main(int argc, char *argv[])
 			printf("\t{ TAME_PRE_FIRST, ");
 		else
 			printf("\t{ 0x%x, ", made[i].prev_held);
-		printf("0x%x, 1, %d, %d, %d, %d, %d },\n", made[i].held,
-		    made[i].changed, made[i].len, made[i].nreloc,
-		    made[i].insn_at, made[i].reloc_at);
+		printf("0x%x, %d, %d, %u, %u, %u, %u },\n", made[i].held,
+		    made[i].landlock_ok, made[i].changed, made[i].len,
+		    made[i].nreloc, made[i].insn_at, made[i].reloc_at);
 	}
 	printf("%s};\nconst int tame__nprecompiled = %d;\n",
 	    nmade ? "" : "\t{ 0, 0, 0, 0, 0, 0, 0, 0 },\n", nmade);
