@@ -44,6 +44,16 @@ both() {
 	    fail "${AS:+$AS }ping $*: status $(cat "$T/ref.status"), want $want: $(head -c 300 "$T/ref.err")"
 	normalise "$T/ref.out" > "$T/ref.norm"
 	normalise "$T/port.out" > "$T/port.norm"
+	# Debian 12's iputils under a dual-stack /etc/hosts (localhost as
+	# 127.0.0.1 and ::1, Debian's default; the arm64 guests' root) prints
+	# an empty name for -4 localhost: it takes the second of glibc's two
+	# 127.0.0.1 answers, which has no canonical name.  tame-ping prints
+	# the first's; only there the name itself is not compared.
+	if grep -q '^PING  (' "$T/ref.norm"; then
+		sed -E -i -e 's/^PING [^ ]* \(/PING  (/' \
+		    -e 's/^--- [^ ]* ping statistics/---  ping statistics/' \
+		    "$T/port.norm"
+	fi
 	cmp -s "$T/ref.norm" "$T/port.norm" ||
 	    fail "${AS:+$AS }tame-ping $*: output differs from ping's:
 $(diff "$T/ref.norm" "$T/port.norm" | head -n 10)"
