@@ -4,6 +4,13 @@
  *	untamed		nothing: the baseline every ratio divides by
  *	allow1		one RET ALLOW instruction: what seccomp costs at all
  *	allow3		three of them stacked: the floor of three tame() calls
+ *	args1		the kernel's floor for an argument-checked call at one
+ *			tame(): the least filter that reads an argument of
+ *			the checked calls (so the kernel's cache cannot
+ *			answer them), in the Landlock domain tame1 enters
+ *	args3		three of them stacked, in the domain tame3's first
+ *			call enters: the floor of three tame() calls for
+ *			those calls
  *	tame1		tame(BENCH_FLAGS) once
  *	tame3		three narrowing tame() calls ending at BENCH_FLAGS;
  *			every one keeps the benchmarked calls, so each
@@ -39,6 +46,10 @@
 
 static const struct config	*chosen;
 
+/* tame3's first call: every step keeps the benchmarked calls */
+#define TAME3_FIRST	(BENCH_FLAGS | TAME_WPATH | TAME_CPATH | TAME_UNIX | \
+			 TAME_PROC)
+
 static int
 install_untamed(void)
 {
@@ -62,6 +73,39 @@ install_allow3(void)
 	return 0;
 }
 
+/*
+ * The Landlock domain the first tame() of flags enters when it needs no
+ * path layer (lib/landlock.c): what the kernel's own hooks cost.
+ */
+static int
+enter_domain(int flags)
+{
+	int fd;
+
+	if (tame__landlock_domain(tame_expand(flags), &fd) == -1)
+		return -1;
+	return fd == -1 ? 0 : tame__landlock_enforce(fd);
+}
+
+static int
+install_args1(void)
+{
+	if (config_load_args1() == -1)
+		return -1;
+	return enter_domain(BENCH_FLAGS);
+}
+
+static int
+install_args3(void)
+{
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (config_load_args1() == -1)
+			return -1;
+	return enter_domain(TAME3_FIRST);
+}
+
 static int
 install_tame1(void)
 {
@@ -72,8 +116,7 @@ static int
 install_tame3(void)
 {
 	/* each step drops flags the benchmarked calls do not need */
-	if (tame(BENCH_FLAGS | TAME_WPATH | TAME_CPATH | TAME_UNIX |
-	    TAME_PROC) == -1)
+	if (tame(TAME3_FIRST) == -1)
 		return -1;
 	if (tame(BENCH_FLAGS | TAME_WPATH | TAME_UNIX) == -1)
 		return -1;
@@ -135,6 +178,10 @@ static const struct config configs[] = {
 	{ "untamed", "no filter", install_untamed },
 	{ "allow1", "one RET ALLOW instruction", install_allow1 },
 	{ "allow3", "three stacked RET ALLOW filters", install_allow3 },
+	{ "args1", "the least argument check (openat, ioctl, socket), "
+	    "in tame1's Landlock domain", install_args1 },
+	{ "args3", "three of args1's filters, in tame3's Landlock domain",
+	    install_args3 },
 	{ "tame1", "tame(STDIO|RPATH|INET|IOCTL)", install_tame1 },
 	{ "tame3", "tame(+WPATH|CPATH|UNIX|PROC), tame(+WPATH|UNIX), "
 	    "tame(STDIO|RPATH|INET|IOCTL)", install_tame3 },

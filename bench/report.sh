@@ -566,6 +566,12 @@ I1C=$(il_worst tame1 allow1 cached 3)
 I3C=$(il_worst tame3 allow1 cached 3)
 I1A=$(il_worst tame1 allow1 arg 15)
 I3A=$(il_worst tame3 allow3 arg 15)
+# the same split at the kernel's floor for an argument check (args1,
+# args3): what the kernel alone costs for one, and libtame beyond it
+K1A=$(il_worst args1 allow1 arg 15)
+K3A=$(il_worst args3 allow3 arg 15)
+L1A=$(il_worst tame1 args1 arg 15)
+L3A=$(il_worst tame3 args3 arg 15)
 # irow WORST: the measured cell of a per-call target row
 irow() {
 	echo "$1" | awk -F '\t' "$AWKLIB"'{
@@ -588,16 +594,20 @@ interleave_table() {
 		if (!($1 in seen)) { seen[$1] = 1; calls[++n] = $1; r[$1] = $9 }
 	}
 	END {
-		print "| call | kind | rounds | untamed ns | allow1 - untamed | tame1 - allow1 | tame3 - allow1 | tame3 - allow3 |"
-		print "|---|---|---:|---:|---:|---:|---:|---:|"
+		print "| call | kind | rounds | untamed ns | allow1 - untamed | tame1 - allow1 | tame3 - allow1 | tame3 - allow3 | args1 - allow1 | tame1 - args1 | args3 - allow3 | tame3 - args3 |"
+		print "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 		for (j = 1; j <= n; j++) {
 			x = calls[j]
 			printf "| %s | %s | %d | %.1f |", callname(x), kindof(x), \
 			    r[x], base[x]
-			printf "%s%s%s%s\n", c(x SUBSEP "allow1" SUBSEP "untamed"), \
+			printf "%s%s%s%s", c(x SUBSEP "allow1" SUBSEP "untamed"), \
 			    c(x SUBSEP "tame1" SUBSEP "allow1"), \
 			    c(x SUBSEP "tame3" SUBSEP "allow1"), \
 			    c(x SUBSEP "tame3" SUBSEP "allow3")
+			printf "%s%s%s%s\n", c(x SUBSEP "args1" SUBSEP "allow1"), \
+			    c(x SUBSEP "tame1" SUBSEP "args1"), \
+			    c(x SUBSEP "args3" SUBSEP "allow3"), \
+			    c(x SUBSEP "tame3" SUBSEP "args3")
 		}
 	}' "$W/interleave.tsv"
 }
@@ -674,6 +684,10 @@ is over it, "undecided" when the rounds straddle it.
 | cached syscall <= +3 ns beyond allow1, three tame() | $(irow "$I3C") | $(f "$I3C" 8) |
 | argument-checked (openat, ioctl, socket) <= +15 ns beyond allow1, one tame() | $(irow "$I1A") | $(f "$I1A" 8) |
 | argument-checked <= +15 ns beyond allow3, three tame() | $(irow "$I3A") | $(f "$I3A" 8) |
+| ... of which the kernel's own, at one tame(): the least filter that checks an argument (args1) beyond allow1 | $(irow "$K1A") | the kernel's |
+| ... and libtame's: tame1 beyond args1 (target +15 ns) | $(irow "$L1A") | $(f "$L1A" 8) |
+| ... of which the kernel's own, at three: three such filters in tame3's Landlock domain (args3) beyond allow3 | $(irow "$K3A") | the kernel's |
+| ... and libtame's: tame3 beyond args3 (target +15 ns) | $(irow "$L3A") | $(f "$L3A" 8) |
 | first tame(STDIO\|RPATH) in a freshly exec'd program <= 90 µs | median ${FT} µs (p10..p90 ${FTLO}..${FTHI}) | $(noisy 90 "$FT" "$FTLO" "$FTHI") |
 | ... and <= 4x a 1-insn filter in the same kind of process | ${FTR}x (${FT} / ${FA1} µs) | $(verdict "$FTR" "<=" 4) |
 | later tame(), delta without a new Landlock layer, <= 25 µs | median ${FD} µs in a fresh program (p10..p90 ${FDLO}..${FDHI}) | $(noisy 25 "$FD" "$FDLO" "$FDHI") |
@@ -707,8 +721,11 @@ stray on this VM.
 
 ## Per call, interleaved
 
-Each configuration (untamed, allow1, allow3, tame1, tame3 as below) runs
-in a process of its own, forked by \`micro --interleave\`
+Each configuration (untamed, allow1, allow3, tame1, tame3 as below, and
+for the argument-checked calls args1 and args3: the least filter that
+reads an argument of openat, ioctl and socket, which the kernel's cache
+therefore cannot answer, one or three of them, in the Landlock domain
+tame1's or tame3's first call enters) runs in a process of its own, forked by \`micro --interleave\`
 (bench/interleave.c) and pinned to the same CPU; the processes take
 turns running one batch of a call (about 0.25 ms of it), in an order
 shuffled anew for every call and round. Cell: the median over rounds of
