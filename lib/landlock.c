@@ -270,14 +270,14 @@ fail:
 }
 
 /*
- * A layer that confines no path, for a first tame() that needs none: in
- * a Landlock domain a process cannot ptrace, nor open the memory in /proc
- * of, any process outside it (ptrace(2), process_vm_writev(2),
+ * The layer that confines no path, for a first tame() that needs none:
+ * in a Landlock domain a process cannot ptrace, nor open the memory in
+ * /proc of, any process outside it (ptrace(2), process_vm_writev(2),
  * /proc/PID/mem), which RPATH and WPATH would otherwise reach.
  *
  * A layer must restrict something.  The cheapest is one that only
  * refuses what the flags refuse anyway and handles no file system right,
- * so that opens pay nothing for it; the first that fits:
+ * so that opens pay nothing for it; the first kind that fits:
  *
  *	no PROC, no CPATH	scope signals (ABI 6): the filter keeps
  *				them to this process anyway
@@ -293,9 +293,27 @@ fail:
  * PROC's signals may go to any process, so PROC cannot scope them; and
  * under CPATH the layer must handle and grant REFER everywhere, since a
  * layer that does not refuses renames across directories as soon as a
- * later one handles file rights (and always before ABI 2: then no
- * layer).  Returns 0 with *ruleset_fd -1 where there is none to add, 0
- * with a ruleset to enforce, or -1 with errno.
+ * later one handles file rights.  Before ABI 2 no layer can grant REFER:
+ * under CPATH there is then no domain (nor without Landlock at all).
+ */
+int
+tame__domain_kind(int held, int abi)
+{
+	if (abi == 0 || (abi < 2 && (held & TAME_CPATH)))
+		return TAME_DOMAIN_NONE;
+	if (abi >= 6 && (held & (TAME_PROC | TAME_CPATH)) == 0)
+		return TAME_DOMAIN_SIGNALS;
+	if (abi >= 6 && (held & (TAME_CPATH | TAME_UNIX)) == 0)
+		return TAME_DOMAIN_ABSTRACT_UNIX;
+	if (abi >= 4 && (held & (TAME_CPATH | TAME_INET | TAME_DNSPATH)) == 0)
+		return TAME_DOMAIN_TCP;
+	return TAME_DOMAIN_FILES;
+}
+
+/*
+ * Build that layer for held on this kernel.  Returns 0 with *ruleset_fd
+ * -1 where there is none to add, 0 with a ruleset to enforce, or -1 with
+ * errno.
  */
 int
 tame__landlock_domain(int held, int *ruleset_fd)
@@ -306,19 +324,22 @@ tame__landlock_domain(int held, int *ruleset_fd)
 		uint64_t	 scoped;
 	} attr = { 0, 0, 0 };
 	long fd;
-	int abi = tame_landlock_abi(), r;
+	int r;
 
 	*ruleset_fd = -1;
-	if (abi >= 6 && (held & (TAME_PROC | TAME_CPATH)) == 0)
-		attr.scoped = LL_SCOPE_SIGNAL;
-	else if (abi >= 6 && (held & (TAME_CPATH | TAME_UNIX)) == 0)
-		attr.scoped = LL_SCOPE_ABSTRACT_UNIX;
-	else if (abi >= 4 &&
-	    (held & (TAME_CPATH | TAME_INET | TAME_DNSPATH)) == 0)
-		attr.handled_access_net = LL_NET_TCP;
-	else if (abi == 0 || (abi < 2 && (held & TAME_CPATH)))
+	switch (tame__domain_kind(held, tame_landlock_abi())) {
+	case TAME_DOMAIN_NONE:
 		return 0;
-	else {
+	case TAME_DOMAIN_SIGNALS:
+		attr.scoped = LL_SCOPE_SIGNAL;
+		break;
+	case TAME_DOMAIN_ABSTRACT_UNIX:
+		attr.scoped = LL_SCOPE_ABSTRACT_UNIX;
+		break;
+	case TAME_DOMAIN_TCP:
+		attr.handled_access_net = LL_NET_TCP;
+		break;
+	default:
 		attr.handled_access_fs = LANDLOCK_ACCESS_FS_MAKE_BLOCK;
 		if (held & TAME_CPATH)
 			attr.handled_access_fs |= LANDLOCK_ACCESS_FS_REFER;

@@ -166,6 +166,15 @@ int	tame__landlock_needed(int held);
 int	tame__landlock_is_current(int held);
 int	tame__landlock_prepare(int held, int *ruleset_fd);
 int	tame__landlock_domain(int held, int *ruleset_fd);
+/* The kind of layer tame__landlock_domain() makes, by Landlock ABI. */
+enum {
+	TAME_DOMAIN_NONE,		/* none: no Landlock, or CPATH on ABI 1 */
+	TAME_DOMAIN_SIGNALS,		/* scopes signals */
+	TAME_DOMAIN_ABSTRACT_UNIX,	/* scopes abstract AF_UNIX sockets */
+	TAME_DOMAIN_TCP,		/* handles TCP bind and connect */
+	TAME_DOMAIN_FILES		/* handles making block devices */
+};
+int	tame__domain_kind(int held, int abi);
 
 /* Refuse or undo what acts around the filter (acquired.c). */
 int	tame__acquired_check(int single_threaded);

@@ -24,6 +24,7 @@
 
 #include "harness.h"
 #include "policy.h"
+#include "tame_int.h"
 
 static int
 socket_works(void)
@@ -629,6 +630,45 @@ START_TEST(test_landlock_layers_used_up)
 END_TEST
 
 /*
+ * The first call's domain layer, by Landlock ABI (lib/landlock.c): the
+ * kinds that handle no file right where the flags allow one, the files'
+ * kind under cpath, none where Landlock cannot hold cpath (ABI 1) or is
+ * missing.  t_bypass's /proc/PID/mem case checks on this kernel that
+ * each kind it has keeps other processes out.
+ */
+START_TEST(test_domain_kind_by_abi)
+{
+	static const struct {
+		int	 flags, abi, kind;
+	} c[] = {
+		{ TAME_STDIO | TAME_RPATH, 0, TAME_DOMAIN_NONE },
+		{ TAME_STDIO | TAME_RPATH, 1, TAME_DOMAIN_FILES },
+		{ TAME_STDIO | TAME_RPATH | TAME_CPATH, 1, TAME_DOMAIN_NONE },
+		{ TAME_STDIO | TAME_RPATH | TAME_CPATH, 2, TAME_DOMAIN_FILES },
+		{ TAME_STDIO | TAME_RPATH, 5, TAME_DOMAIN_TCP },
+		{ TAME_STDIO | TAME_RPATH | TAME_INET, 5, TAME_DOMAIN_FILES },
+		{ TAME_STDIO | TAME_RPATH | TAME_DNSPATH, 5, TAME_DOMAIN_FILES },
+		{ TAME_STDIO | TAME_RPATH | TAME_INET, 6, TAME_DOMAIN_SIGNALS },
+		{ TAME_STDIO | TAME_RPATH | TAME_PROC | TAME_INET, 6,
+		    TAME_DOMAIN_ABSTRACT_UNIX },
+		{ TAME_STDIO | TAME_RPATH | TAME_PROC | TAME_UNIX, 6,
+		    TAME_DOMAIN_TCP },
+		{ TAME_STDIO | TAME_RPATH | TAME_PROC | TAME_UNIX | TAME_INET, 7,
+		    TAME_DOMAIN_FILES },
+		{ TAME_STDIO | TAME_RPATH | TAME_CPATH, 7, TAME_DOMAIN_FILES },
+		{ TAME_ALL, 7, TAME_DOMAIN_FILES },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		ck_assert_msg(tame__domain_kind(tame_expand(c[i].flags),
+		    c[i].abi) == c[i].kind, "case %zu: kind %d, want %d", i,
+		    tame__domain_kind(tame_expand(c[i].flags), c[i].abi),
+		    c[i].kind);
+}
+END_TEST
+
+/*
  * A SIGSYS that no filter sent (raise(SIGSYS)) is not a trap: it gets
  * SIGSYS's default action, death, with no report and nothing emulated.
  */
@@ -770,6 +810,7 @@ api_suite(void)
 	tcase_add_test(tc, test_forged_sigsys_is_no_trap);
 	tcase_add_loop_test(tc, test_longest_chain_fits, 0, 6);
 	tcase_add_test(tc, test_landlock_layers_used_up);
+	tcase_add_test(tc, test_domain_kind_by_abi);
 	tcase_add_test(tc, test_tame_unblocks_sigsys);
 #if defined(__x86_64__)
 	tcase_add_test(tc, test_foreign_entry_points_die);

@@ -28,6 +28,7 @@
 #include "gate.h"
 #include "policy.h"
 #include "tame.h"
+#include "tame_int.h"
 
 #define PRELOAD_NAME	"libtame-preload.so"
 
@@ -372,13 +373,17 @@ check(int flags)
 	 * The first tame() enters a Landlock domain, which alone keeps the
 	 * /proc/PID/mem of other processes closed to rpath and wpath: the
 	 * filter cannot see a path, and the kernel's ptrace check lets a
-	 * process reach others of its user.
+	 * process reach others of its user.  Where the first call can
+	 * enter none (no Landlock; cpath on ABI 1), they are open.
 	 */
-	if (abi == 0 && (flags & (TAME_RPATH | TAME_WPATH)))
-		printf("rpath, wpath: without Landlock, /proc/PID/mem of "
+	if (tame__domain_kind(tame_expand(flags), abi) == TAME_DOMAIN_NONE &&
+	    (flags & (TAME_RPATH | TAME_WPATH)))
+		printf("rpath, wpath: %s, /proc/PID/mem of "
 		    "another process the kernel lets this user trace (its "
 		    "own user's, or any as root) can be read under rpath and "
-		    "written under wpath\n");
+		    "written under wpath\n", abi == 0 ? "without Landlock" :
+		    "with cpath, Landlock ABI 1 enters no domain (it cannot "
+		    "keep renames across directories in one)");
 	printf("descriptor passing: without cmsg, sending SCM_RIGHTS kills "
 	    "and received descriptors are closed (checked by the SIGSYS "
 	    "handler)\n");
