@@ -139,6 +139,9 @@ struct call_text {
 					   the descriptor in argument 0, if
 					   a soft denial could have refused
 					   it; or -1 */
+	int		 udp_probe;	/* a UDP connect taken for the
+					   resolver's sorting (log.c): it
+					   names no peer */
 };
 int	classify(struct audit *, const struct call_text *);
 

@@ -132,14 +132,11 @@ carries_rights(const char *text, size_t len)
  * lets the resolver reach its name servers; the filter cannot read the
  * address, so any peer is reachable under it (tame(3), CAVEATS), but a
  * suggestion of dnspath for a program talking to port 8000 would say
- * something false about it.  Port 0 is the resolver's too: getaddrinfo()
- * sorts several answers (RFC 6724) by connecting a UDP socket to each,
- * port 0 where no service was asked, only to learn the source address
- * the kernel would pick; no datagram can go to port 0 (a raw socket's
- * can, ping's: the UDP socket is what tells them apart).
+ * something false about it.  (A UDP connect the log reader took for the
+ * resolver's own, t->udp_probe, names no peer: see log.c.)
  */
 static int
-names_other_port(int nr, const char *text, size_t len)
+names_other_port(const char *text, size_t len)
 {
 	const char *p, *end = text + len, *field;
 	long port;
@@ -158,10 +155,6 @@ names_other_port(int nr, const char *text, size_t len)
 	for (port = 0; p < end && *p >= '0' && *p <= '9'; p++)
 		if (port <= 65535)	/* past it: no port, and no overflow */
 			port = port * 10 + (*p - '0');
-	/* the descriptor, as strace -yy names it: "3<UDP:[1]>" */
-	if (port == 0 && nr == SYS_connect && (p = memchr(text, ',', len)) &&
-	    memmem(text, (size_t)(p - text), "<UDP", 4) != NULL)
-		return 0;	/* the resolver sorting its answers */
 	return port != 53;
 }
 
@@ -269,7 +262,7 @@ decode(struct call *c, const struct call_text *t)
 		c->seen.rights = carries_rights(t->args, t->len);
 	c->not_dns = (c->nr == SYS_connect || c->nr == SYS_sendto ||
 	    c->nr == SYS_sendmsg || c->nr == SYS_sendmmsg) &&
-	    names_other_port(c->nr, t->args, t->len);
+	    !t->udp_probe && names_other_port(t->args, t->len);
 	c->err = t->returned && t->ret == -1 && t->err[0] == 'E' ?
 	    errno_number(t->err) : 0;
 	return 0;

@@ -54,6 +54,24 @@ struct fdnote {
 	int	 tgid, fd, need;
 };
 
+/*
+ * A UDP socket connected to a port other than 53.  Connecting a datagram
+ * socket sends nothing, and glibc's getaddrinfo() connects one to each of
+ * several answers (to the service's port, any) only to learn the source
+ * address the kernel would use, sorts the answers by it (RFC 6724) and
+ * closes the socket: the resolver's own doing, which dnspath covers, as
+ * the filter does.  So such a connect counts as the resolver's until the
+ * descriptor carries data: then the program talked to that peer after
+ * all, and the connect is observed again as what talking to it needs.
+ */
+struct peer {
+	int		 tgid, fd;
+	int		 probe;		/* the connect's need as the resolver's */
+	int		 creator;	/* as in its call_text */
+	int		 decl, run;
+	struct st_event	 ev;		/* the connect; args owned */
+};
+
 struct procs {
 	struct task	*tasks;
 	int		 ntasks, cap;
@@ -61,6 +79,8 @@ struct procs {
 	int		 nimages, icap;
 	struct fdnote	*fds;
 	int		 nfds, fcap;
+	struct peer	*peers;
+	int		 npeers, pcap;
 };
 
 /* The note for argument 0 of ev, if it is a noted descriptor. */
@@ -104,6 +124,99 @@ fd_track(struct audit *a, struct procs *p, int tgid,
 	p->fds[p->nfds++] = (struct fdnote){ .tgid = tgid,
 	    .fd = (int)ev->ret, .need = need };
 	a->needs[need].makes_fd = 1;	/* its uses are followed now */
+}
+
+/* Does a call on a descriptor move data through it? */
+static int
+carries_data(const char *name)
+{
+	static const char *const verbs[] = { "read", "write", "pread",
+	    "pwrite", "send", "recv", "splice", "vmsplice" };
+	size_t i;
+
+	for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
+		if (strncmp(name, verbs[i], strlen(verbs[i])) == 0)
+			return 1;
+	return 0;
+}
+
+/* A connect of a UDP socket, as strace -yy names it: "3<UDP:[1]>". */
+static int
+udp_connect(const struct st_event *ev)
+{
+	return strcmp(ev->name, "connect") == 0 && ev->nargs >= 1 &&
+	    memmem(ev->argv[0], ev->argl[0], "<UDP", 4) != NULL;
+}
+
+static void
+peer_add(struct procs *p, const struct call_text *t, const struct st_event *ev,
+    int probe, int decl, int run)
+{
+	struct peer *pr;
+	long long fd;
+
+	if (st_number(ev->argv[0], ev->argl[0], &fd) == -1)
+		return;
+	if (p->npeers == p->pcap) {
+		p->pcap = p->pcap == 0 ? 8 : p->pcap * 2;
+		p->peers = xrealloc(p->peers, (size_t)p->pcap *
+		    sizeof(*p->peers));
+	}
+	pr = &p->peers[p->npeers++];
+	*pr = (struct peer){ .tgid = t->tgid, .fd = (int)fd, .probe = probe,
+	    .creator = t->creator, .decl = decl, .run = run, .ev = *ev };
+	pr->ev.args = memcpy(xcalloc(1, ev->args_len + 1), ev->args,
+	    ev->args_len);
+	pr->ev.nargs = 0;		/* argv[] pointed into the parser */
+}
+
+static void
+peer_drop(struct procs *p, struct peer *pr)
+{
+	free((char *)pr->ev.args);
+	*pr = p->peers[--p->npeers];
+}
+
+static void observe(struct audit *, int, int, int, const struct st_event *,
+    struct evidence **);
+
+/*
+ * A call on a pending peer's descriptor: data through it makes its
+ * connect a peer's, observed now as what that needs (where it differs);
+ * a close or another connect ends the wait.
+ */
+static void
+peer_use(struct audit *a, struct procs *p, int tgid,
+    const struct st_event *ev)
+{
+	struct evidence *none[2];
+	struct call_text t;
+	struct peer *pr;
+	long long fd;
+	int i, need;
+
+	if (p->npeers == 0 || ev->nargs < 1 ||
+	    st_number(ev->argv[0], ev->argl[0], &fd) == -1)
+		return;
+	for (i = 0; i < p->npeers; i++) {
+		pr = &p->peers[i];
+		if (pr->tgid != tgid || pr->fd != fd)
+			continue;
+		if (carries_data(ev->name)) {
+			t = (struct call_text){ .name = pr->ev.name,
+			    .args = pr->ev.args, .len = pr->ev.args_len,
+			    .ret = pr->ev.ret, .err = pr->ev.err,
+			    .returned = pr->ev.returned, .tgid = pr->tgid,
+			    .creator = pr->creator };
+			if ((need = classify(a, &t)) != pr->probe)
+				observe(a, need, pr->decl, pr->run, &pr->ev,
+				    none);
+		} else if (strcmp(ev->name, "close") != 0 &&
+		    strcmp(ev->name, "connect") != 0)
+			return;
+		peer_drop(p, pr);
+		return;
+	}
 }
 
 static struct task *
@@ -410,13 +523,18 @@ event(struct audit *a, struct procs *p, struct run *r, int run,
 	}
 	if (im->decl < 0)
 		return;
+	peer_use(a, p, im->tgid, ev);
 	note = fd_note(p, im->tgid, ev);
 	t = (struct call_text){ .name = ev->name, .args = ev->args,
 	    .len = ev->args_len, .nargs = ev->nargs, .argv = ev->argv,
 	    .argl = ev->argl, .ret = ev->ret, .err = ev->err,
 	    .returned = ev->returned, .tgid = im->tgid,
 	    .creator = note != NULL ? note->need : -1 };
-	need = classify(a, &t);
+	/* a UDP connect: the resolver's, until data moves (struct peer) */
+	if ((t.udp_probe = udp_connect(ev)))
+		peer_add(p, &t, ev, need = classify(a, &t), im->decl, run);
+	else
+		need = classify(a, &t);
 	fd_track(a, p, im->tgid, ev, need);
 	r->calls++;
 	observe(a, need, im->decl, run, ev, frames_to);
@@ -540,6 +658,9 @@ audit_read_log(struct audit *a, const char *path, int from_exec, char *err,
 	free(p.images);
 	free(p.tasks);
 	free(p.fds);
+	while (p.npeers > 0)
+		peer_drop(&p, &p.peers[0]);
+	free(p.peers);
 	a->nruns++;
 	return 0;
 }
