@@ -122,6 +122,13 @@ static struct {
 
 static struct workspace *const w = &arena.w;
 
+/*
+ * Per call number (index_rows): where its rows start in by_nr (they end
+ * where the next number's start), and every flag their any and all name.
+ */
+static uint16_t	 rows_at[MAXNR + 1];
+static int	 named_by_rows[MAXNR];
+
 struct emitter {
 	struct tame_prog *p;
 	uint64_t	 gate;
@@ -153,10 +160,12 @@ index_rows(void)
 			continue;
 		if (++count[nr] > most)
 			most = count[nr];
+		named_by_rows[nr] |= tame_rules[i].any | tame_rules[i].all;
 		withconds += tame_rules[i].cond[0].op != TC_END;
 	}
 	for (first[0] = 0, nr = 1; nr <= MAXNR; nr++)
 		first[nr] = first[nr - 1] + count[nr - 1];
+	memcpy(rows_at, first, sizeof(rows_at));
 	for (i = 0; i < tame_nrules; i++)
 		if ((nr = tame_rules[i].nr) >= 0 && nr < MAXNR)
 			w->by_nr[first[nr]++] = (uint16_t)i;
@@ -1018,6 +1027,28 @@ tame_audit_arch(void)
 	return AUDIT_ARCH_NATIVE;
 }
 
+/*
+ * Does any row of call nr (by_nr[lo, hi)) apply under one of two held
+ * sets and not the other?  If none does, and nothing else a leaf hangs
+ * on differs (same_context in tame_compile), the call's leaf is the same
+ * for both, and building the two to compare them can be skipped.  Only
+ * a row that names a flag held in one set alone can differ.
+ */
+static int
+rows_differ(int nr, int lo, int hi, int a, int b)
+{
+	const struct tame_rule *r;
+
+	if ((named_by_rows[nr] & (a ^ b)) == 0)
+		return 0;
+	for (; lo < hi; lo++) {
+		r = &tame_rules[w->by_nr[lo]];
+		if (tame_rule_applies(r, a) != tame_rule_applies(r, b))
+			return 1;
+	}
+	return 0;
+}
+
 /* One number's answer, as a new range or a wider last one. */
 static int
 add_number(int nr, const struct leaf *l)
@@ -1046,6 +1077,13 @@ tame_compile(const struct tame_target *next, const struct tame_target *prev,
 	int nr, lo, hi, mark;
 	/* numbers at and above this one share the last range before x32 */
 	int limit = tame_syscall_max() + 2;
+	/*
+	 * A delta whose leaves hang on the held flags alone: the same
+	 * process, the same Landlock state, the same violation answer.
+	 */
+	int same_context = prev != NULL && prev->pid == next->pid &&
+	    prev->pid > 0 && prev->landlock_ok == next->landlock_ok &&
+	    tame_violation_ret(prev->held) == tame_violation_ret(next->held);
 
 	if (limit >= MAXNR || tame_nrules > MAXRULES) {
 		errno = E2BIG;		/* raise MAXNR or MAXRULES */
@@ -1060,10 +1098,19 @@ tame_compile(const struct tame_target *next, const struct tame_target *prev,
 	index_rows();
 	w->pool = carve(w->by_nr + w->nby_nr, 0);
 	w->rg = carve(w->pool + w->pool_max, 0);
-	for (nr = lo = 0; nr < limit; nr++, lo = hi) {
-		for (hi = lo; hi < w->nby_nr &&
-		    tame_rules[w->by_nr[hi]].nr == nr; hi++)
-			;
+	for (nr = 0; nr < limit; nr++) {
+		lo = rows_at[nr];
+		hi = rows_at[nr + 1];
+		if (same_context && !rows_differ(nr, lo, hi, next->held,
+		    prev->held)) {
+			/* the older filter already answers this call */
+			l.first = (uint16_t)w->npool;
+			l.nrows = 0;
+			l.fallback = SECCOMP_RET_ALLOW;
+			if (add_number(nr, &l) == -1)
+				goto toobig;
+			continue;
+		}
 		leaf_build(&l, lo, hi, next);
 		if (prev != NULL) {
 			mark = w->npool;
