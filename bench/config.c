@@ -62,15 +62,22 @@ install_allow1(void)
 	return config_load_allow1();
 }
 
+/* Three filters stacked, as three tame() calls stack theirs. */
 static int
-install_allow3(void)
+load_three(int (*load)(void))
 {
 	int i;
 
 	for (i = 0; i < 3; i++)
-		if (config_load_allow1() == -1)
+		if (load() == -1)
 			return -1;
 	return 0;
+}
+
+static int
+install_allow3(void)
+{
+	return load_three(config_load_allow1);
 }
 
 /*
@@ -98,11 +105,8 @@ install_args1(void)
 static int
 install_args3(void)
 {
-	int i;
-
-	for (i = 0; i < 3; i++)
-		if (config_load_args1() == -1)
-			return -1;
+	if (load_three(config_load_args1) == -1)
+		return -1;
 	return enter_domain(TAME3_FIRST);
 }
 
