@@ -28,9 +28,25 @@
  *	tame-nounix	tame1 in a process that holds no AF_UNIX socket:
  *			messages go straight through (tame1's process
  *			holds a socketpair, so its messages trap)
+ *
+ * and two that price tmppath's two ways (interleaved runs only):
+ *
+ *	tame-tmp	tame1 plus TMPPATH: a create or remove beneath
+ *			/tmp traps, the handler checks its path and makes
+ *			it, and a Landlock layer confines it as well
+ *	tame-tmp-openat2 the same on a kernel without Landlock, as a
+ *			filter answering landlock_create_ruleset with
+ *			ENOSYS plays one (tests/tools/refuse.c): the
+ *			handler makes it with openat2 beneath a /tmp
+ *			descriptor, which alone confines it
  */
+#include <sys/syscall.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+
 #include <err.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -178,6 +194,30 @@ install_cmsg(void)
 	return tame(BENCH_FLAGS | TAME_CMSG);
 }
 
+static int
+install_tmp(void)
+{
+	return tame(BENCH_FLAGS | TAME_TMPPATH);
+}
+
+/* Landlock missing: its probe fails as before Linux 5.13 */
+static int
+install_tmp_openat2(void)
+{
+	struct sock_filter insn[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+		    offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+		    SYS_landlock_create_ruleset, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+
+	if (config_load_raw(insn, sizeof(insn) / sizeof(insn[0])) == -1)
+		return -1;
+	return install_tmp();
+}
+
 static const struct config configs[] = {
 	{ "untamed", "no filter", install_untamed },
 	{ "allow1", "one RET ALLOW instruction", install_allow1 },
@@ -197,6 +237,11 @@ static const struct config configs[] = {
 	    "unchecked", install_cmsg },
 	{ "tame-nounix", "tame1 holding no AF_UNIX socket: messages "
 	    "untrapped", install_tame1, 1 },
+	{ "tame-tmp", "tame1 plus TMPPATH: /tmp confined by the handler "
+	    "and Landlock",
+	    install_tmp },
+	{ "tame-tmp-openat2", "tame-tmp without Landlock: /tmp confined by "
+	    "the handler's openat2", install_tmp_openat2 },
 };
 
 #define NCONFIGS	(sizeof(configs) / sizeof(configs[0]))

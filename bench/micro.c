@@ -96,6 +96,25 @@ op_open_granted(void)
 	return close(fd);
 }
 
+/*
+ * What mkstemp() and the removal of its file make beneath /tmp under
+ * TMPPATH: both trap, and the SIGSYS handler checks the path and makes
+ * them; with Landlock a layer confines them as well, without it the
+ * handler's openat2 (RESOLVE_BENEATH a /tmp descriptor) alone does.
+ */
+static int
+op_tmp_create_remove(void)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/tmp/tame-bench.%d", (int)getpid());
+	if ((fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600)) == -1)
+		return -1;
+	close(fd);
+	return unlink(path);
+}
+
 /* One byte out and back, as sendmsg and recvmsg with room for control. */
 static int
 msg_round_trip(int out, int in)
@@ -159,6 +178,8 @@ const struct op ops[] = {
 	{ "openat_close_granted", op_open_granted, 0 },
 	{ "msg_unix", op_msg_unix, 0 },
 	{ "msg_udp", op_msg_udp, 0 },
+	/* the Landlock and openat2 paths of tmppath, side by side only */
+	{ "tmp_create_remove", op_tmp_create_remove, TAME_TMPPATH, 1 },
 };
 const int nops = sizeof(ops) / sizeof(ops[0]);
 
@@ -169,6 +190,8 @@ register_syscalls(void)
 	size_t i;
 
 	for (i = 0; i < (size_t)nops; i++) {
+		if (ops[i].interleaved)
+			continue;
 		snprintf(name, sizeof(name), "syscall/%s", ops[i].name);
 		bench_register(name, run_op, (void *)&ops[i]);
 	}

@@ -17,6 +17,7 @@ struct op {
 	const char	*name;
 	op_fn		 fn;
 	int		 need;		/* flags it needs; else skipped */
+	int		 interleaved;	/* only in micro --interleave runs */
 };
 
 /* micro.c: the measured calls, and what a benchmark process sets up. */

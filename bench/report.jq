@@ -111,7 +111,8 @@ def interleave:
     | (["allow1", "untamed"], ["allow3", "untamed"], ["tame1", "untamed"],
 	["tame3", "untamed"], ["tame1", "allow1"], ["tame3", "allow1"],
 	["tame3", "allow3"], ["args1", "allow1"], ["args3", "allow3"],
-	["tame1", "args1"], ["tame3", "args3"])
+	["tame1", "args1"], ["tame3", "args3"], ["tame-tmp", "untamed"],
+	["tame-tmp-openat2", "untamed"], ["tame-tmp-openat2", "tame-tmp"])
     | .[0] as $a | .[1] as $b
     | select($c.results[$a] and $c.results[$b])
     | [range($c.results[$a].cpu | length) as $i

@@ -74,6 +74,7 @@ function callname(c) {
 	if (c == "openat_close_granted") return "openat+close /etc/localtime"
 	if (c == "msg_unix") return "sendmsg+recvmsg AF_UNIX"
 	if (c == "msg_udp") return "sendmsg+recvmsg UDP"
+	if (c == "tmp_create_remove") return "open O_CREAT+close+unlink beneath /tmp"
 	return c
 }
 function cached(c) {
@@ -84,7 +85,7 @@ function cached(c) {
 # own section, never in the per-call targets
 function trapcall(c) {
 	return c == "openat_close_granted" || c == "msg_unix" || \
-	    c == "msg_udp"
+	    c == "msg_udp" || c == "tmp_create_remove"
 }
 function kindof(c) {
 	return cached(c) ? "cached" : trapcall(c) ? "trap-priced" : \
@@ -170,6 +171,18 @@ cell() {
 		found = 1
 	}
 	END { if (!found) print "-" }' "$W/syscalls.tsv"
+}
+
+# ilcell CALL CFG FLOOR: an interleaved paired difference, "+X ns [lo..hi]";
+# ilcell CALL untamed rounds: how many rounds the call ran
+ilcell() {
+	awk -F '\t' -v call="$1" -v cfg="$2" -v fl="$3" "$AWKLIB"'
+	$1 == call && fl == "rounds" && !found { print $9; found = 1 }
+	$1 == call && $2 == cfg && $3 == fl {
+		printf "%s ns [%s..%s]\n", sgn($4), sgn($5), sgn($6)
+		found = 1
+	}
+	END { if (!found) print "-" }' "$W/interleave.tsv"
 }
 
 # worst delta of a kind of call under one configuration
@@ -591,7 +604,9 @@ interleave_table() {
 		k = $1 SUBSEP $2 SUBSEP $3
 		med[k] = $4; lo[k] = $5; hi[k] = $6; p10[k] = $7; p90[k] = $8
 		if ($3 == "untamed") base[$1] = $11
-		if (!($1 in seen)) { seen[$1] = 1; calls[++n] = $1; r[$1] = $9 }
+		if (!($1 in seen) && !trapcall($1)) {
+			seen[$1] = 1; calls[++n] = $1; r[$1] = $9
+		}
 	}
 	END {
 		print "| call | kind | rounds | untamed ns | allow1 - untamed | tame1 - allow1 | tame3 - allow1 | tame3 - allow3 | args1 - allow1 | tame1 - args1 | args3 - allow3 | tame3 - args3 |"
@@ -784,6 +799,7 @@ the untamed process of the same round, as in the table above.
 | open of a granted file (the time zone) without rpath: the handler checks the path, makes the open | tame-norpath: $(cell openat_close_granted tame-norpath) | with rpath (tame1): $(cell openat_close_granted tame1) |
 | sendmsg + recvmsg on AF_UNIX without cmsg: two traps, \`SCM_RIGHTS\` checked and scrubbed | tame1: $(cell msg_unix tame1) | with cmsg: $(cell msg_unix tame-cmsg) |
 | sendmsg + recvmsg on UDP, process holding an AF_UNIX socket | tame1: $(cell msg_udp tame1) | the same process holding none (NOUNIX): $(cell msg_udp tame-nounix); any filter (allow1): $(cell msg_udp allow1) |
+| a file made and removed beneath /tmp under tmppath (open O_CREAT, close, unlink: mkstemp's calls), interleaved, $(ilcell tmp_create_remove untamed rounds) rounds | with Landlock (tame-tmp: the open and the unlink trap, the handler checks their paths and makes them, the layer confines them too): $(ilcell tmp_create_remove tame-tmp untamed); without Landlock (tame-tmp-openat2: the handler makes them with openat2 beneath a /tmp descriptor, which alone confines them): $(ilcell tmp_create_remove tame-tmp-openat2 untamed), $(ilcell tmp_create_remove tame-tmp-openat2 tame-tmp) beyond the Landlock way | - |
 
 A process that holds no AF_UNIX socket (an INET-only server) pays no trap
 for its messages: compare the NOUNIX cell with allow1's.

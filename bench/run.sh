@@ -89,9 +89,10 @@ BIG=$DATA/big-100m
 } > "$OUT/machine.json"
 
 # --- micro-benchmarks -------------------------------------------------
-# args1 and args3, the kernel's floors for the argument checks, only
-# serve the interleaved runs below, which alone tell such deltas apart.
-CONFIGS="$($MICRO --list | grep -vx 'args[13]') latency"
+# args1 and args3, the kernel's floors for the argument checks, and
+# tame-tmp and tame-tmp-openat2, tmppath's two ways, only serve the
+# interleaved runs below, which alone tell such deltas apart.
+CONFIGS="$($MICRO --list | grep -vx 'args[13]\|tame-tmp.*') latency"
 n=$(echo $CONFIGS | wc -w)
 r=1
 while [ "$r" -le "$ROUNDS" ]; do
@@ -170,6 +171,13 @@ echo "bench: interleaved, cached calls, $((IL_ROUNDS / 6)) rounds"
     --calls=getpid,read_1B_devzero,write_1B_devnull \
     --rounds="$((IL_ROUNDS / 6))" --batch-ms=0.25 \
     --out="$RAW/interleave-cached.json"
+# tmppath's two ways: a file made and removed beneath /tmp, the layer
+# letting it through against the handler's openat2 on a kernel without
+# Landlock (the tame-tmp configurations)
+echo "bench: interleaved, tmppath with and without Landlock, $((IL_ROUNDS / 6)) rounds"
+"$MICRO" --interleave=untamed,tame-tmp,tame-tmp-openat2 --cpu="$CPU" \
+    --calls=tmp_create_remove --rounds="$((IL_ROUNDS / 6))" \
+    --batch-ms=0.25 --out="$RAW/interleave-tmp.json"
 
 # --- the first tame() of a freshly exec'd program ------------------------
 # bench/fresh, exec'd anew per sample, times one call inside itself (and

@@ -75,6 +75,10 @@ for call in getpid 'read 1 B' 'write 1 B' openat+close ioctl socket+close; do
 	    grep -F "| $call" | grep -Eq "$want" ||
 	    no "no interleaved row for $call"
 done
+# tmppath priced both ways: Landlock, and the handler's openat2 alone
+grep -F 'beneath /tmp under tmppath' "$md" |
+    grep -Eq 'with Landlock .*: [+-][0-9.]+ ns \[.*without Landlock .*: [+-][0-9.]+ ns \[.*, [+-][0-9.]+ ns \[.* beyond the Landlock way' ||
+    no "the traps table does not price tmppath with and without Landlock"
 # the checked calls' targets split into the kernel's share and libtame's
 for row in "of which the kernel's own, at one tame()" "and libtame's: tame1" \
     "of which the kernel's own, at three" "and libtame's: tame3"; do
@@ -114,10 +118,11 @@ for r in tame1/syscall/getpid latency/tame_first/stdio,rpath \
 done
 # interleaved differences: every call and pair, unchanged, overlapping
 il=$(sed -n '/^## Interleaved/,/^## Whole/p' "$out" |
-    grep -E '^[a-z_A-Z0-9]+ +[a-z0-9]+-[a-z0-9]+ ')
-# (3 cached calls x 7 pairs, 3 checked ones x 11 with the kernel's floors)
-[ "$(printf '%s\n' "$il" | grep -c .)" -eq 54 ] ||
-    no "compare: $(printf '%s\n' "$il" | grep -c .) interleaved rows, not 54"
+    grep -E '^[a-z_A-Z0-9]+ +[a-z0-9-]+-[a-z0-9]+ ')
+# (3 cached calls x 7 pairs, 3 checked ones x 11 with the kernel's
+# floors, tmppath's call x 3: with and without Landlock)
+[ "$(printf '%s\n' "$il" | grep -c .)" -eq 57 ] ||
+    no "compare: $(printf '%s\n' "$il" | grep -c .) interleaved rows, not 57"
 printf '%s\n' "$il" | grep -Ev ' [+-]0\.0 yes$' | grep . &&
     no "compare: an interleaved row changed against itself"
 # whole commands: both commands and the ratio of every comparison, each
