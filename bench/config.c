@@ -40,13 +40,8 @@
  *			handler makes it with openat2 beneath a /tmp
  *			descriptor, which alone confines it
  */
-#include <sys/syscall.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-
 #include <err.h>
 #include <errno.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -200,20 +195,10 @@ install_tmp(void)
 	return tame(BENCH_FLAGS | TAME_TMPPATH);
 }
 
-/* Landlock missing: its probe fails as before Linux 5.13 */
 static int
 install_tmp_openat2(void)
 {
-	struct sock_filter insn[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-		    offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-		    SYS_landlock_create_ruleset, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-
-	if (config_load_raw(insn, sizeof(insn) / sizeof(insn[0])) == -1)
+	if (config_load_no_landlock() == -1)
 		return -1;
 	return install_tmp();
 }

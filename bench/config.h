@@ -33,12 +33,14 @@ void			 config_ensure(void);
 /*
  * Load one raw filter program with TSYNC (also used by latency.c), or
  * the 1-instruction RET ALLOW one, or the least one that checks an
- * argument of openat, ioctl and socket (bench/load.c).
+ * argument of openat, ioctl and socket, or one that plays a kernel
+ * without Landlock (bench/load.c).
  */
 struct sock_filter;
 int			 config_load_raw(struct sock_filter *, unsigned short);
 int			 config_load_allow1(void);
 int			 config_load_args1(void);
+int			 config_load_no_landlock(void);
 
 /*
  * libseccomp's build of the same policy for flags (tests/oracle.c), and

@@ -8,6 +8,7 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 
+#include <errno.h>
 #include <stddef.h>
 #include <unistd.h>
 
@@ -55,6 +56,26 @@ config_load_args1(void)
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 		    offsetof(struct seccomp_data, args[1])),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+
+	return config_load_raw(insn, sizeof(insn) / sizeof(insn[0]));
+}
+
+/*
+ * A kernel without Landlock, as tests/tools/refuse.c plays one: its
+ * probe, landlock_create_ruleset, fails with ENOSYS as before Linux
+ * 5.13.  Every other call is allowed, and from the kernel's cache.
+ */
+int
+config_load_no_landlock(void)
+{
+	struct sock_filter insn[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+		    offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+		    SYS_landlock_create_ruleset, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
 
