@@ -18,8 +18,12 @@
 #define TAME_HANDOVER_H
 
 #include <stdint.h>
+#include <unistd.h>
 
 #include "compile.h"
+#include "policy.h"
+#include "tame.h"
+#include "tame_int.h"
 
 #define HANDOVER_ENV		"TAME_EXEC_PROGRAM"
 #define HANDOVER_MAGIC		"tame-prg"	/* 8 bytes, no NUL */
@@ -39,6 +43,24 @@ struct handover_header {
 	uint16_t	 nreloc;
 	uint32_t	 reserved;	/* 0 */
 };
+
+/*
+ * The target the shim's first tame(flags) will most likely compute in
+ * the process this one execs: Landlock as this kernel has it, and no
+ * AF_UNIX socket held where that call looks for one (a launcher holds
+ * none).  Where the shim computes another, it compiles: a wrong guess
+ * costs time, never the filter.  (Inline: the shim, which reads
+ * handovers, links no part of this.)
+ */
+static inline void
+handover_target(int flags, struct tame_target *t)
+{
+	t->held = tame_expand(flags);
+	if (tame__nounix_considered(t->held))
+		t->held |= TAME__NOUNIX;
+	t->landlock_ok = tame_landlock_abi() > 0;
+	t->pid = getpid();	/* exec keeps it */
+}
 
 /*
  * Write p, compiled for t with HANDOVER_GATE, to a new sealed memfd that

@@ -224,11 +224,7 @@ require_dynamic(const char *name, const char *path, int depth)
  * The shim's first filter, compiled here for the process this one
  * becomes (handover.h), unless the build precompiled it (the shim copies
  * that itself) or TAME_EXEC_HANDOVER=0 asks for the shim to compile (the
- * bench's comparison).  The target is the one the shim's tame() will
- * most likely compute: Landlock as this kernel has it, and no AF_UNIX
- * socket held where the first call looks for one (the launcher holds
- * none).  Where the shim computes another, it compiles: a guess costs
- * time, never the filter.  Returns the descriptor, or -1 for none.
+ * bench's comparison).  Returns the descriptor, or -1 for none.
  */
 static int
 hand_over(int flags)
@@ -239,11 +235,7 @@ hand_over(int flags)
 
 	if (v != NULL && strcmp(v, "0") == 0)
 		return -1;
-	t.held = tame_expand(flags);
-	if (tame__nounix_considered(t.held))
-		t.held |= TAME__NOUNIX;
-	t.landlock_ok = tame_landlock_abi() > 0;
-	t.pid = getpid();
+	handover_target(flags, &t);
 	if (tame_precompiled_find(&t, NULL) != NULL ||
 	    tame_compile(&t, NULL, HANDOVER_GATE, &p) == -1)
 		return -1;

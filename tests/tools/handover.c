@@ -5,8 +5,8 @@
  *	handover SHIM HOW FLAGS PROGFLAGS -- command [arg ...]
  *
  * The shim is told to tame(FLAGS) and handed the first filter of
- * PROGFLAGS, labelled as FLAGS's own (the target tame(FLAGS) computes
- * here: Landlock as the kernel has it, no AF_UNIX socket held).  HOW:
+ * PROGFLAGS, labelled as FLAGS's own target (handover_target(), as
+ * tame-exec labels it).  HOW:
  *	sealed		as the launcher does it
  *	unsealed	the same file without its seals
  *	other-build	sealed, but with another build's number
@@ -26,9 +26,7 @@
 
 #include "compile.h"
 #include "handover.h"
-#include "policy.h"
 #include "tame.h"
-#include "tame_int.h"
 
 static struct tame_prog prog;
 
@@ -41,19 +39,6 @@ flags_of(const char *s)
 	if (tame_flags_parse(s, &flags, &bad) == -1)
 		errx(2, "unknown flag name in \"%s\"", s);
 	return flags;
-}
-
-static struct tame_target
-target_of(int flags)
-{
-	struct tame_target t;
-
-	t.held = tame_expand(flags);
-	if (tame__nounix_considered(t.held))
-		t.held |= TAME__NOUNIX;
-	t.landlock_ok = tame_landlock_abi() > 0;
-	t.pid = getpid();
-	return t;
 }
 
 /* fd's file in a new memfd, n bytes at "at" changed, sealed or not. */
@@ -90,8 +75,8 @@ main(int argc, char *argv[])
 		    "command [arg ...]\n");
 		return 2;
 	}
-	label = target_of(flags_of(argv[3]));
-	made = target_of(flags_of(argv[4]));
+	handover_target(flags_of(argv[3]), &label);
+	handover_target(flags_of(argv[4]), &made);
 	if (strcmp(argv[2], "none") != 0) {
 		if (tame_compile(&made, NULL, HANDOVER_GATE, &prog) == -1)
 			err(1, "compile");
