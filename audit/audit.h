@@ -111,6 +111,11 @@ struct audit {
 	struct run	 runs[AUDIT_MAXRUNS];
 	int		 nruns;
 	int		 keep_frames;	/* -k: keep each need's frames */
+	int		 keep_before;	/* classify the calls before the
+					   marker too, into before */
+	struct audit	*before;	/* those calls' needs (no evidence,
+					   no observations): what a run's
+					   tame() did before its filter */
 	void		*cache;		/* classify.c's */
 };
 

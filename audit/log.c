@@ -461,6 +461,28 @@ note_exe(struct image *im, const struct st_event *ev)
 	im->exe = xstrdup(path);
 }
 
+/*
+ * A call before the marker, where the audit keeps those (a run whose
+ * tame() warmed the name service: main.c asks which of the first run's
+ * needs that moved before the filter).  Classified into an audit of its
+ * own, so that it is no need of the program's.
+ */
+static void
+before_marker(struct audit *a, const struct image *im,
+    const struct st_event *ev)
+{
+	struct call_text t = { .name = ev->name, .args = ev->args,
+	    .len = ev->args_len, .nargs = ev->nargs, .argv = ev->argv,
+	    .argl = ev->argl, .ret = ev->ret, .err = ev->err,
+	    .returned = ev->returned, .tgid = im->tgid, .creator = -1 };
+
+	if (!a->keep_before)
+		return;
+	if (a->before == NULL)
+		a->before = audit_new();
+	(void)classify(a->before, &t);
+}
+
 static void
 event(struct audit *a, struct procs *p, struct run *r, int run,
     const struct st_event *ev, int from_exec, struct evidence **frames_to)
@@ -521,8 +543,10 @@ event(struct audit *a, struct procs *p, struct run *r, int run,
 		}
 		return;
 	}
-	if (im->decl < 0)
+	if (im->decl < 0) {
+		before_marker(a, im, ev);
 		return;
+	}
 	peer_use(a, p, im->tgid, ev);
 	note = fd_note(p, im->tgid, ev);
 	t = (struct call_text){ .name = ev->name, .args = ev->args,
@@ -685,6 +709,7 @@ audit_free(struct audit *a)
 
 	if (a == NULL)
 		return;
+	audit_free(a->before);
 	classify_free(a);
 	for (i = 0; i < a->nneeds; i++) {
 		free(a->needs[i].what);

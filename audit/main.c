@@ -418,6 +418,7 @@ audited_run(struct options *o, int warm, int out, int errfd, int *from_exec,
 	struct audit *a = audit_new();
 
 	a->keep_frames = o->where;
+	a->keep_before = warm > 0;	/* for same_way() */
 	*status = traced_run(o, a, warm, out, errfd, from_exec);
 	return a;
 }
@@ -479,17 +480,25 @@ check_cold(struct options *o, struct findings *f, int repeatable)
  * A flag counts when it answers some call as traced and the other does
  * not (the passwd files; the resolver's); calls both answer
  * (nsswitch.conf) count for both when nothing else tells them apart.
- * A soft denial under them (an O_PATH lookup's EACCES) is no use.
+ * A soft denial under them (an O_PATH lookup's EACCES) is no use, except
+ * to a call the program survives failing (verdict.c: need_benign), which
+ * the suggestion is judged by too: glibc's nscd probe, whose connect
+ * failed anyway, is no reason to warm the resolver for ls -l.
  */
 static int
 name_services(const struct audit *a)
 {
-	int i, k, any, g, d, only = 0, shared = 0;
+	const struct need *nd;
+	const int *alts;
+	int i, k, n, any, g, d, only = 0, shared = 0;
 
 	for (i = 0; i < a->nneeds; i++) {
-		for (g = d = 0, k = 0; k < a->needs[i].nexact; k++) {
-			g |= a->needs[i].exact[k] & TAME_GETPW;
-			d |= a->needs[i].exact[k] & TAME_DNSPATH;
+		nd = &a->needs[i];
+		alts = need_benign(nd) ? nd->alts : nd->exact;
+		n = need_benign(nd) ? nd->nalts : nd->nexact;
+		for (g = d = 0, k = 0; k < n; k++) {
+			g |= alts[k] & TAME_GETPW;
+			d |= alts[k] & TAME_DNSPATH;
 		}
 		any = g | d;
 		if (g && d)
@@ -498,6 +507,39 @@ name_services(const struct audit *a)
 			only |= any;
 	}
 	return only != 0 ? only : shared;
+}
+
+/*
+ * Would the warm run's suggestion have done for the first run too?  A
+ * run changes what the next one finds (cp opens the copy the first run
+ * made without O_CREAT, and needs no cpath), so a second run may go
+ * another way and need less than the program does.  Warming moves the
+ * name service's calls before the filter, nothing else: every need of
+ * the first run must be met by the warm run's flags, or be a call the
+ * warm run made before its marker.  Returns the first need neither
+ * does, or -1.
+ */
+static int
+same_way(const struct audit *first, const struct audit *warm, int flags)
+{
+	const struct audit *b = warm->before;
+	const struct need *nd;
+	int i, j;
+
+	for (i = 0; i < first->nneeds; i++) {
+		nd = &first->needs[i];
+		if (nd->count == 0 || (nd->nalts > 0 &&
+		    cover_meets(nd, flags, 0)))
+			continue;
+		for (j = 0; b != NULL && j < b->nneeds; j++)
+			if (strcmp(b->needs[j].what, nd->what) == 0 &&
+			    (nd->module == NULL || (b->needs[j].module != NULL &&
+			    strcmp(b->needs[j].module, nd->module) == 0)))
+				break;
+		if (b == NULL || j == b->nneeds)
+			return i;
+	}
+	return -1;
 }
 
 /* Is a better than b: tameable first, then fewer flags granting less. */
@@ -620,6 +662,7 @@ main(int argc, char *argv[])
 	struct audit *a, *warm[3] = { NULL };
 	struct findings f, fw[3];
 	char msg[512], names[64];
+	const char *more;
 	int i, k = 0, w, ns = 0, from_exec = 0, status, out = -1, errfd = -1, best;
 	int repeatable, ran = 0, wstatus, devnull = -1;
 	FILE *rep;
@@ -670,25 +713,41 @@ main(int argc, char *argv[])
 		if (ns > 0 && (devnull = open("/dev/null", O_WRONLY |
 		    O_CLOEXEC)) == -1)
 			err(1, "/dev/null");
-		/* each nonempty subset of ns: at most three runs */
+		/*
+		 * Each nonempty subset of ns: at most three runs.  One that
+		 * ended otherwise than the first, or went another way
+		 * (same_way), found what an earlier run left: so would any
+		 * after it, and none is made.
+		 */
 		for (k = 0, w = ns > 0 ? ns & -ns : 0; w != 0 && k < 3;
 		    w = (w - ns) & ns, k++) {
 			rerun_stdin_rewind();
 			warm[k] = audited_run(&o, w, devnull, devnull,
 			    &from_exec, &wstatus);
 			verdict_findings(warm[k], &fw[k], w, ns & ~w);
-			/*
-			 * A second run that ended otherwise went another way
-			 * (the first one's files were there): not comparable.
-			 */
-			if (wstatus != ran) {
-				flags_text(w, names, sizeof(names), 0);
+			flags_text(w, names, sizeof(names), 0);
+			more = k < 2 && ((w - ns) & ns) != 0 ?
+			    ", nor another warmed run made" : "";
+			if (wstatus != ran)
 				findings_warn(&f, "the run with the name service "
 				    "warmed for %s ended otherwise than the first "
 				    "(a run changes what the next one finds?): "
-				    "not used", names);
-			} else if (better(&fw[k], best < 0 ? &f : &fw[best]))
-				best = k;
+				    "not used%s", names, more);
+			else if (fw[k].tameable && (i = same_way(a, warm[k],
+			    fw[k].flags)) >= 0)
+				findings_warn(&f, "the run with the name service "
+				    "warmed for %s went another way than the "
+				    "first: its flags do not allow %s, which the "
+				    "first needed (it found what the first run "
+				    "made?): not used%s", names, a->needs[i].what,
+				    more);
+			else {
+				if (better(&fw[k], best < 0 ? &f : &fw[best]))
+					best = k;
+				continue;
+			}
+			k++;
+			break;
 		}
 		if (ns > 0)
 			close(devnull);

@@ -81,6 +81,22 @@ jq -e '.tameable == false and .tame_exec == null and .c == null and
     fail "id -un: $("$AUDIT" -- id -un 2>&1)"
 [ "$("$AUDIT" --flags-only -- getent hosts localhost 2>&1 > /dev/null)" = \
     stdio,dnspath ] || fail "getent hosts: not stdio,dnspath"
+# ... but a second run finds what the first one made: cp opens the copy
+# without O_CREAT then, needs no cpath, and its suggestion would not do
+# for the program (the warmed runs are not used, and say why)
+mkdir "$W/cp" && printf 'copied\n' > "$W/cp/in"
+(cd "$W/cp" && "$AUDIT" -o "$W/r" -- cp in copy) || fail "cp: status $?"
+grep -qx 'suggested flags: stdio,rpath,wpath,cpath' "$W/r" ||
+    fail "cp: $(cat "$W/r")"
+grep -q 'went another way than the first: its flags do not allow openat "copy" O_WRONLY|O_CREAT' \
+    "$W/r" || fail "cp: no warning for the warmed run: $(cat "$W/r")"
+# and ls -l warms the passwd files alone: one run more, not three
+mkdir "$W/bin" && printf '#!/bin/sh\necho run >> "%s/runs"\nexec %s "$@"\n' \
+    "$W" "$(command -v strace)" > "$W/bin/strace" && chmod +x "$W/bin/strace"
+PATH="$W/bin:$PATH" "$AUDIT" --flags-only -o "$W/r" -- ls -l "$W" > /dev/null
+[ "$(cat "$W/r")" = stdio,rpath,getpw ] || fail "ls -l: $(cat "$W/r")"
+[ "$(wc -l < "$W/runs")" -eq 2 ] ||
+    fail "ls -l: $(wc -l < "$W/runs") runs under strace, not 2"
 
 # --json: one object, valid against audit/schema.json
 "$AUDIT" --json -o "$W/r.json" -- ls -l "$W" > /dev/null || fail "json: $?"
