@@ -32,11 +32,23 @@
 
 #define CALL_TEXT_MAX	200	/* evidence: the first this many bytes */
 
+/* A call before the marker, kept as text (before_marker). */
+struct early {
+	char		 name[32];
+	char		*args;
+	size_t		 len;
+	long long	 ret;
+	char		 err[32];
+	int		 returned;
+};
+
 struct image {			/* a process image: threads share it */
 	int	 tgid;
 	int	 decl;		/* the marker in force, or -1 */
 	int	 dead;		/* exec'd after its marker */
 	char	*exe;
+	struct early *early;	/* its calls before the marker */
+	int	 nearly, ecap;
 };
 
 struct task {
@@ -462,25 +474,57 @@ note_exe(struct image *im, const struct st_event *ev)
 }
 
 /*
- * A call before the marker, where the audit keeps those (a run whose
- * tame() warmed the name service: main.c asks which of the first run's
- * needs that moved before the filter).  Classified into an audit of its
- * own, so that it is no need of the program's.
+ * The calls an image made before its marker, where the audit keeps
+ * those (a run whose tame() warmed the name service: main.c asks which
+ * of the first run's needs moved before the filter).  Kept as text
+ * until the marker, and only then classified, into an audit of their
+ * own so that they are no needs of the program's: an image that execs
+ * first (tame-exec's launcher) never had its calls classified.
  */
 static void
-before_marker(struct audit *a, const struct image *im,
-    const struct st_event *ev)
+early_add(struct image *im, const struct st_event *ev)
 {
-	struct call_text t = { .name = ev->name, .args = ev->args,
-	    .len = ev->args_len, .nargs = ev->nargs, .argv = ev->argv,
-	    .argl = ev->argl, .ret = ev->ret, .err = ev->err,
-	    .returned = ev->returned, .tgid = im->tgid, .creator = -1 };
+	struct early *e;
 
-	if (!a->keep_before)
-		return;
+	if (im->nearly == im->ecap) {
+		im->ecap = im->ecap ? 2 * im->ecap : 64;
+		im->early = xrealloc(im->early, (size_t)im->ecap *
+		    sizeof(*im->early));
+	}
+	e = &im->early[im->nearly++];
+	memcpy(e->name, ev->name, sizeof(e->name));
+	e->args = xcalloc(1, ev->args_len + 1);
+	memcpy(e->args, ev->args, ev->args_len);
+	e->len = ev->args_len;
+	e->ret = ev->ret;
+	memcpy(e->err, ev->err, sizeof(e->err));
+	e->returned = ev->returned;
+}
+
+static void
+early_drop(struct image *im)
+{
+	while (im->nearly > 0)
+		free(im->early[--im->nearly].args);
+}
+
+static void
+early_classify(struct audit *a, struct image *im)
+{
+	struct call_text t;
+	int i;
+
 	if (a->before == NULL)
 		a->before = audit_new();
-	(void)classify(a->before, &t);
+	for (i = 0; i < im->nearly; i++) {
+		t = (struct call_text){ .name = im->early[i].name,
+		    .args = im->early[i].args, .len = im->early[i].len,
+		    .ret = im->early[i].ret, .err = im->early[i].err,
+		    .returned = im->early[i].returned, .tgid = im->tgid,
+		    .creator = -1 };
+		(void)classify(a->before, &t);
+	}
+	early_drop(im);
 }
 
 static void
@@ -524,6 +568,8 @@ event(struct audit *a, struct procs *p, struct run *r, int run,
 	if ((flags = marker(ev)) >= 0) {
 		if (im->dead)
 			return;
+		if (a->keep_before && im->decl < 0)
+			early_classify(a, im);
 		im->decl = add_decl(a, flags, im->decl, run, ev);
 		if (r->markers++ == 0 && im->exe != NULL)
 			r->exe = xstrdup(im->exe);
@@ -533,6 +579,7 @@ event(struct audit *a, struct procs *p, struct run *r, int run,
 		return;
 	if (is_exec(ev->name) && im->decl < 0) {
 		if (ev->returned && ev->ret == 0) {
+			early_drop(im);		/* a launcher's */
 			note_exe(im, ev);
 			if (from_exec && r->markers++ == 0) {
 				/* a static program: all of it is its own */
@@ -544,7 +591,8 @@ event(struct audit *a, struct procs *p, struct run *r, int run,
 		return;
 	}
 	if (im->decl < 0) {
-		before_marker(a, im, ev);
+		if (a->keep_before)
+			early_add(im, ev);
 		return;
 	}
 	peer_use(a, p, im->tgid, ev);
@@ -664,8 +712,11 @@ audit_read_log(struct audit *a, const char *path, int from_exec, char *err,
 			    nbad > 0 ? ": " : " (it is empty)", bad);
 			free(line);
 			fclose(f);
-			for (i = 0; i < p.nimages; i++)
+			for (i = 0; i < p.nimages; i++) {
 				free(p.images[i].exe);
+				early_drop(&p.images[i]);
+				free(p.images[i].early);
+			}
 			free(p.images);
 			free(p.tasks);
 			return -1;
@@ -677,8 +728,11 @@ audit_read_log(struct audit *a, const char *path, int from_exec, char *err,
 	r->malformed = nbad;
 	if (nbad > 0)
 		snprintf(r->first_bad, sizeof(r->first_bad), "%s", bad);
-	for (i = 0; i < p.nimages; i++)
+	for (i = 0; i < p.nimages; i++) {
 		free(p.images[i].exe);
+		early_drop(&p.images[i]);
+		free(p.images[i].early);
+	}
 	free(p.images);
 	free(p.tasks);
 	free(p.fds);
