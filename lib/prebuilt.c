@@ -35,6 +35,20 @@ tame__offer_pending(void)
 	return offered.prog != NULL;
 }
 
+/* A program made elsewhere, copied into out and made this process's. */
+static void
+copy_relocated(struct tame_prog *out, int len, int changed, int nreloc,
+    const struct tame_reloc *reloc, const struct sock_filter *insn,
+    uint64_t gate, int pid)
+{
+	out->len = len;
+	out->changed = changed;
+	out->nreloc = nreloc;
+	memcpy(out->reloc, reloc, (size_t)nreloc * sizeof(out->reloc[0]));
+	memcpy(out->insn, insn, (size_t)len * sizeof(out->insn[0]));
+	tame_prog_relocate(out, gate, pid);
+}
+
 /*
  * The offered program, where it was made for exactly this first filter:
  * everything a program depends on is in the target (compile.h), and the
@@ -52,12 +66,8 @@ take_offered(const struct tame_target *next, const struct tame_target *prev,
 	    offered.target.pid != next->pid)
 		return -1;
 	offered.prog = NULL;		/* once */
-	out->len = p->len;
-	out->changed = p->changed;
-	out->nreloc = p->nreloc;
-	memcpy(out->reloc, p->reloc, (size_t)p->nreloc * sizeof(p->reloc[0]));
-	memcpy(out->insn, p->insn, (size_t)p->len * sizeof(p->insn[0]));
-	tame_prog_relocate(out, gate, next->pid);
+	copy_relocated(out, p->len, p->changed, p->nreloc, p->reloc, p->insn,
+	    gate, next->pid);
 	return 0;
 }
 
@@ -96,13 +106,8 @@ tame_compile_fast(const struct tame_target *next,
 		return 0;
 	if (pc == NULL)
 		return tame_compile(next, prev, gate, out);
-	out->len = pc->len;
-	out->changed = pc->changed;
-	out->nreloc = pc->nreloc;
-	memcpy(out->reloc, &tame__precompiled_reloc[pc->reloc_at],
-	    (size_t)pc->nreloc * sizeof(out->reloc[0]));
-	memcpy(out->insn, &tame__precompiled_insn[pc->insn_at],
-	    (size_t)pc->len * sizeof(out->insn[0]));
-	tame_prog_relocate(out, gate, next->pid);
+	copy_relocated(out, pc->len, pc->changed, pc->nreloc,
+	    &tame__precompiled_reloc[pc->reloc_at],
+	    &tame__precompiled_insn[pc->insn_at], gate, next->pid);
 	return 0;
 }
