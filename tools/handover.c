@@ -13,9 +13,6 @@
 
 #include "handover.h"
 
-/* Everything that could change the file once it is checked. */
-#define SEALS	(F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE)
-
 #define RELOC_AT	sizeof(struct handover_header)
 #define INSN_AT(n)	(RELOC_AT + (size_t)(n) * sizeof(struct tame_reloc))
 #define FILE_SIZE(n, len) \
@@ -60,7 +57,7 @@ handover_write(const struct tame_target *t, const struct tame_prog *p)
 			return -1;
 	}
 	if (write(fd, file, size) != (ssize_t)size ||
-	    fcntl(fd, F_ADD_SEALS, SEALS) == -1) {
+	    fcntl(fd, F_ADD_SEALS, HANDOVER_SEALS) == -1) {
 		saved = errno != 0 ? errno : EIO;
 		close(fd);
 		errno = saved;
@@ -79,7 +76,7 @@ handover_read(int fd, struct tame_target *t, struct tame_prog *p,
 
 	/* only a memfd (or shmem file) has seals; nobody can change it */
 	if ((seals = fcntl(fd, F_GET_SEALS)) == -1 ||
-	    (seals & SEALS) != SEALS) {
+	    (seals & HANDOVER_SEALS) != HANDOVER_SEALS) {
 		*why = "not a memfd sealed against every change";
 		return -1;
 	}

@@ -17,6 +17,7 @@
 #ifndef TAME_HANDOVER_H
 #define TAME_HANDOVER_H
 
+#include <fcntl.h>
 #include <stdint.h>
 #include <unistd.h>
 
@@ -29,6 +30,9 @@
 #define HANDOVER_MAGIC		"tame-prg"	/* 8 bytes, no NUL */
 #define HANDOVER_VERSION	1
 #define HANDOVER_GATE		0x1000ULL	/* placeholder: relocated */
+/* Everything that could change the file once it is checked. */
+#define HANDOVER_SEALS	(F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | \
+			 F_SEAL_WRITE)
 
 struct handover_header {
 	char		 magic[8];

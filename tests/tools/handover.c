@@ -54,8 +54,7 @@ forge(int fd, size_t at, const void *value, size_t n, int seal)
 	if (n > 0)
 		memcpy(buf + at, value, n);
 	if (write(out, buf, (size_t)len) != len || (seal &&
-	    fcntl(out, F_ADD_SEALS, F_SEAL_SEAL | F_SEAL_SHRINK |
-	    F_SEAL_GROW | F_SEAL_WRITE) == -1))
+	    fcntl(out, F_ADD_SEALS, HANDOVER_SEALS) == -1))
 		err(1, "forge");
 	close(fd);
 	return out;
