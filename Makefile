@@ -108,9 +108,8 @@ $(B)/libtame-preload.so $(B)/ubsan/%.o $(B)/tests/tools/%: \
 $(B)/libtame.a: $(B)/lib/sanitize.o	# before anything links libtame.a
 $(B)/ports/% $(B)/bench/micro $(B)/bench/fresh $(B)/bench/phases: \
     private SAN_TAMED = $(B)/lib/sanitize.o
-PRELOAD_OBJS	= $(B)/ubsan/tools/preload.o $(B)/ubsan/tools/handover.o \
-		  $(B)/ubsan/libtame.a
 HANDOVER_OBJS	= $(B)/ubsan/tools/handover.o $(B)/ubsan/libtame.a
+PRELOAD_OBJS	= $(B)/ubsan/tools/preload.o $(HANDOVER_OBJS)
 $(B)/ubsan/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
@@ -205,7 +204,10 @@ $(B)/tame-exec: $(B)/tools/tame-exec.o $(B)/tools/handover.o $(B)/libtame.a
 	    $(B)/tools/handover.o $(B)/libtame.a
 endif
 
-PRELOAD_OBJS	?= $(B)/tools/preload.o $(B)/tools/handover.o $(B)/libtame.a
+# The handover (tools/handover.c) with the library: the shim's, and the
+# test launcher's that plays tame-exec (tests/tools/handover.c).
+HANDOVER_OBJS	?= $(B)/tools/handover.o $(B)/libtame.a
+PRELOAD_OBJS	?= $(B)/tools/preload.o $(HANDOVER_OBJS)
 $(B)/libtame-preload.so: $(PRELOAD_OBJS)
 	$(CC) -shared $(LDFLAGS) -o $@ $(PRELOAD_OBJS)
 

@@ -34,8 +34,7 @@ $(B)/tests/tools/%: tests/tools/%.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
 
 # It plays tame-exec's launcher: the library's compiler and the handover
-# (built as the shim is, without ASan, under SANITIZE=1).
-HANDOVER_OBJS	?= $(B)/tools/handover.o $(B)/libtame.a
+# (built as the shim is, without ASan, under SANITIZE=1: Makefile).
 $(B)/tests/tools/handover: tests/tools/handover.c $(HANDOVER_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(HANDOVER_OBJS)
