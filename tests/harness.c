@@ -139,6 +139,53 @@ h_reported(const char *err, const char *call, const char *flag)
 	return 0;
 }
 
+#if defined(__x86_64__)
+/* An untamed i386 getpid through int $0x80: 0 when it returns the pid. */
+static int
+body_int80_getpid(void *arg)
+{
+	long r = 20;		/* i386 getpid */
+
+	(void)arg;
+	__asm__ volatile ("int $0x80" : "+a"(r) : : "memory");
+	return r == getpid() ? 0 : 1;
+}
+
+/*
+ * Not every x86-64 kernel takes i386 calls: Linux 6.7 and later booted
+ * with ia32_emulation=0, kernels built without IA32_EMULATION, and
+ * confidential or paravirtualised guests have no IA-32 entry, and there
+ * int $0x80 is a general-protection fault (SIGSEGV) before any filter
+ * sees a call.  Asked once per test process, of an untamed child; any
+ * other answer is a failure, not an n/a.
+ */
+int
+h_ia32_off(void)
+{
+	static int off = -1;
+	struct outcome o;
+
+	if (off == -1) {
+		o = h_run(H_NO_TAME, NULL, body_int80_getpid, NULL);
+		if (o.signaled && o.sig == SIGSEGV)
+			off = 1;
+		else {
+			ck_assert_msg(o.exited && o.status == 0, "untamed int "
+			    "$0x80 getpid neither returned the pid nor "
+			    "faulted: %s %d", o.exited ? "exit" : "signal",
+			    o.exited ? o.status : o.sig);
+			off = 0;
+		}
+	}
+	if (off) {
+		printf("n/a: IA-32 emulation off (int $0x80 faults before "
+		    "any filter)\n");
+		fflush(stdout);
+	}
+	return off;
+}
+#endif
+
 /*
  * The tests name the call a libc function makes on x86-64.  An
  * architecture with the asm-generic table (arm64) lacks the old calls,

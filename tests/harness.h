@@ -61,6 +61,15 @@ int	h_reported(const char *err, const char *call, const char *flag);
 /* The call a libc function makes here, for a test that names x86-64's. */
 const char	*h_native_call(const char *call);
 
+#if defined(__x86_64__)
+/*
+ * 1 where this kernel has no IA-32 entry (int $0x80 faults before any
+ * filter), after printing the n/a line the cases that need it give; 0
+ * where an untamed int $0x80 getpid returns the pid.
+ */
+int	h_ia32_off(void);
+#endif
+
 /* A fresh directory for one test, removed by h_cleanup(). */
 const char	*h_tmpdir(void);
 void		 h_cleanup(void);
