@@ -60,8 +60,9 @@ def qemu_command(k, run_file):
         "-initrd", os.path.join(kdir, "initramfs.gz"),
         # quiet: a seccomp kill is logged at notice level, and a test
         # run makes hundreds: they would crowd the console.
-        "-append", "console=%s quiet loglevel=3 panic=-1 tame.run=%s%s"
-        % (CONSOLE[k.arch], run_file, tree)] + virtfs + [
+        "-append", "console=%s quiet loglevel=3 panic=-1 tame.run=%s%s%s"
+        % (CONSOLE[k.arch], run_file, tree,
+           " " + k.options if k.options else "")] + virtfs + [
         "-device", "virtio-rng-pci", "-nic", "none"]
 
 

@@ -10,7 +10,10 @@ from collections import namedtuple
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
 
-Kernel = namedtuple("Kernel", "name suite package version arch")
+# options: kernel parameters the guest boots with beyond the console's
+# ("" for none), e.g. ia32_emulation=0 for a kernel without the IA-32
+# entry, as some hosts and confidential VMs have it.
+Kernel = namedtuple("Kernel", "name suite package version arch options")
 
 
 def build_dir():
@@ -27,23 +30,25 @@ def read_list(path=os.path.join(HERE, "kernels.txt")):
             line = line.split("#", 1)[0].split()
             if not line:
                 continue
-            if len(line) != 5:
-                raise SystemExit("%s: a line needs 5 fields: %s"
+            if len(line) < 5:
+                raise SystemExit("%s: a line needs 5 fields and may have "
+                                 "kernel parameters after them: %s"
                                  % (path, " ".join(line)))
-            kernels.append(Kernel(*line))
+            kernels.append(Kernel(*line[:5], options=" ".join(line[5:])))
     return kernels
 
 
 def select(kernels, wanted):
     """KERNELS=... : names separated by spaces or commas; a bare version
-    (6.1) picks that version on every architecture.  An unknown name is
-    an error, never an empty run."""
+    (6.1) picks every kernel of that version, on every architecture and
+    with any parameters; a full name (6.12-amd64) that one alone.  An
+    unknown name is an error, never an empty run."""
     if not wanted or not wanted.strip():
         return kernels
     chosen = []
     for w in wanted.replace(",", " ").split():
-        hits = [k for k in kernels
-                if k.name == w or k.name.startswith(w + "-")]
+        hits = [k for k in kernels if k.name == w or
+                ("-" not in w and k.name.startswith(w + "-"))]
         if not hits:
             raise SystemExit("check-kernels: no kernel %r in kernels.txt "
                              "(there are: %s)"

@@ -116,8 +116,10 @@ def main():
         cols.append(("log", (res, na, outs, guest)))
         checks.append((k.name, check))
         head.append(k.name)
-        info.append("%s: %s (%s), Landlock %s, guest %s" % (
-            k.name, k.package, k.version, landlock(check),
+        info.append("%s: %s (%s%s), Landlock %s, guest %s" % (
+            k.name, k.package, k.version,
+            ", booted with " + k.options if k.options else "",
+            landlock(check),
             "%.1f minutes, %s" % (guest[0] / 60, guest[1]) if guest
             else "did not run"))
     rows = []
