@@ -3,13 +3,15 @@
 #
 #	make			build everything
 #	make check		run every test; ends with "N passed, N failed"
+#	make check-stress	the suites with every core kept busy (stress-ng)
 #	make bench		run the benchmarks, write reports/
 #	make census		audit and run tamed every program of /usr/bin,
 #				write reports/census.md
 #	make check-upstream	real programs from Debian's sources, tamed by our
 #				patches, through their own test suites
-#	make check-kernels	every test on Debian's 5.10, 6.1 and 6.12 under
-#				qemu: the kernel matrix (KERNELS=... a subset)
+#	make check-kernels	every test on Debian's 5.10, 6.1 and 6.12 (and 6.12
+#				with ia32_emulation=0) under qemu: the kernel
+#				matrix (KERNELS=... a subset)
 #	make cross-arm64	libtame, the tools, the ports and the tests
 #				for aarch64, into build-arm64/ (cross.mk)
 #	make install PREFIX=DIR	install (DESTDIR honoured)

@@ -8,7 +8,7 @@ set -e
 PKGS="build-essential pkg-config libseccomp-dev check libsubunit-dev strace \
     libbenchmark-dev g++ hyperfine gnuplot-nox jq mandoc iproute2 iputils-ping musl-tools \
     attr curl tar gzip python3-jsonschema libcap2-bin clang libclang-rt-14-dev \
-    libbenchmark-tools python3-scipy python3-numpy valgrind \
+    libbenchmark-tools python3-scipy python3-numpy valgrind stress-ng \
     python3 bzip2 xz-utils zstd lz4 git sqlite3 openssl file zip unzip wget bc \
     qemu-system-x86 busybox-static \
     gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf qemu-system-arm qemu-user"

@@ -46,6 +46,14 @@ check: deps
 	@$(MAKE) --no-print-directory tests
 	@sh tests/run-tests.sh $(TEST_BINS)
 
+# The suites with every core busy (tests/stress.sh): make check 3 rounds,
+# SANITIZE=1 once, and the suites that race threads, signals and
+# children 20 rounds each, under stress-ng; about an hour on 2 cores.
+# Not part of make check or CI.
+check-stress: deps
+	@$(MAKE) --no-print-directory tests
+	@MAKE='$(MAKE)' sh tests/stress.sh
+
 # The long comparison with libseccomp: 10^6 random tuples (about a minute).
 check-oracle: tests
 	TAME_ORACLE_TUPLES=1000000 $(B)/tests/t_oracle
@@ -70,6 +78,6 @@ check-long: $(B)/tests/t_oracle
 	exit $$status
 
 .PHONY: check-long
-.PHONY: tests check-oracle
+.PHONY: tests check-oracle check-stress
 
 include tests/fuzz/fuzz.mk
