@@ -81,7 +81,7 @@ all: $(B)/libtame.a $(B)/libtame.so.$(VERSION) $(TOOLS) $(MANS)
 .PHONY: all check bench install uninstall clean deps
 
 # Sanitizers: make check SANITIZE=1 builds everything with ASan and UBSan
-# and runs every test there.  README.md (Testing) says how seccomp and
+# and runs every test there.  doc/testing.md (Sanitizers) says how seccomp and
 # the sanitizers collide; this is what the build does about it:
 #  - tame-exec is static (musl) and ASan cannot be: it is built without.
 #  - ASan's runtime must be the first library a process loads, and the

@@ -5,7 +5,7 @@
 # The headers and libraries it builds against (libc, check, subunit,
 # libseccomp, the kernel's headers) are Debian's arm64 packages, unpacked
 # by tests/kernels/userland.py into build/kernels/root-arm64/, the
-# compiler's --sysroot and, later, the guests' root: README.md (Kernels)
+# compiler's --sysroot and, later, the guests' root: doc/kernels.md (arm64)
 # says why one root.  Not built: the benchmarks (C++ and Google
 # Benchmark) and the fuzz targets (clang's libFuzzer), whose suites the
 # arm64 guests mark n/a.

@@ -342,7 +342,7 @@ kernel_has(long nr, long a0, long a1, long a2, long a3)
  * What this kernel can enforce of flags (every flag without -f): exit 1
  * when a flag asked for cannot be confined as tame(3) documents it.
  * The lines other than the flags' are what the kernel gives that
- * tame(3) relies on, the same facts as README.md's table of kernels.
+ * tame(3) relies on, the same facts as doc/kernels.md's table of kernels.
  */
 static int
 check(int flags)

@@ -1,14 +1,14 @@
 # make check-kernels: every suite of make check on each pinned Debian
 # kernel (tests/kernels/kernels.txt: amd64, and arm64 with make
 # cross-arm64's build) under qemu, and the matrix of kernel by suite
-# (README.md: "Kernels").  Not part of make check.
+# (doc/kernels.md).  Not part of make check.
 #   make check-kernels KERNELS='6.1 5.10-amd64'   a subset
 #   make check-kernels KERNEL_MINUTES=90          the bound per guest
 #   make check-kernels KERNEL_SUITE_SECONDS=1200  the bound per suite
 #   make check-kernels KERNEL_JOBS=3              guests at once
 # The bounds: the 5.10 guest took 46 minutes while another helper's
 # guest shared the 2 cores, its slowest suite (port-sort.sh) 393 s
-# (README.md, Kernels): a hung guest or suite is killed, a slow one not.
+# (doc/kernels.md): a hung guest or suite is killed, a slow one not.
 KERNELS		?=
 KERNEL_MINUTES	?= 75
 KERNEL_SUITE_SECONDS ?= 900
