@@ -17,9 +17,12 @@
 #	make install PREFIX=DIR	install (DESTDIR honoured)
 #	make deps		install missing Debian packages
 
-VERSION_MAJOR	= 0
-VERSION_MINOR	= 1
-VERSION_PATCH	= 0
+# The version is written in one place, lib/tame.h's TAME_VERSION_*: the
+# public header must carry it, and everything else takes it from there
+# (the soname, libtame.pc, tame(3)).
+VERSION_MAJOR	:= $(shell sed -n 's/^\#define TAME_VERSION_MAJOR[[:space:]]*//p' lib/tame.h)
+VERSION_MINOR	:= $(shell sed -n 's/^\#define TAME_VERSION_MINOR[[:space:]]*//p' lib/tame.h)
+VERSION_PATCH	:= $(shell sed -n 's/^\#define TAME_VERSION_PATCH[[:space:]]*//p' lib/tame.h)
 VERSION		= $(VERSION_MAJOR).$(VERSION_MINOR).$(VERSION_PATCH)
 
 PREFIX		?= /usr/local
@@ -229,7 +232,7 @@ $(B)/man/tame.3: man/tame.3.in $(B)/tame-policy
 	@mkdir -p $(@D)
 	$(RUN_TARGET) $(B)/tame-policy --mdoc > $(B)/man/flags.mdoc
 	sed -e '/^\.\\" @FLAG-LISTS@$$/{r $(B)/man/flags.mdoc' -e 'd}' \
-	    man/tame.3.in > $@
+	    -e 's/@VERSION@/$(VERSION)/g' man/tame.3.in > $@
 
 $(B)/man/tame-exec.1: man/tame-exec.1
 	@mkdir -p $(@D)
