@@ -31,6 +31,10 @@ LIBDIR		?= $(PREFIX)/lib
 INCLUDEDIR	?= $(PREFIX)/include
 MANDIR		?= $(PREFIX)/share/man
 PKGCONFIGDIR	?= $(LIBDIR)/pkgconfig
+# tame-exec's preload shim, private to it: tame-exec looks for it in
+# ../lib/tame from its own directory, so it stays beside BINDIR whatever
+# LIBDIR is (a Debian build's LIBDIR is /usr/lib/<multiarch triplet>).
+PKGLIBDIR	?= $(PREFIX)/lib/tame
 PKG_CONFIG	?= pkg-config
 
 CC		?= cc
@@ -250,8 +254,8 @@ deps:
 	@sh .ci/deps.sh
 
 install: all
-	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR)/tame \
-	    $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(BINDIR) \
+	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) \
+	    $(DESTDIR)$(PKGLIBDIR) $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(BINDIR) \
 	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
 	install -m 644 lib/tame.h $(DESTDIR)$(INCLUDEDIR)/tame.h
 	install -m 644 $(B)/libtame.a $(DESTDIR)$(LIBDIR)/libtame.a
@@ -261,7 +265,7 @@ install: all
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
 	    lib/libtame.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/libtame.pc
-	install -m 755 $(B)/libtame-preload.so $(DESTDIR)$(LIBDIR)/tame/
+	install -m 755 $(B)/libtame-preload.so $(DESTDIR)$(PKGLIBDIR)/
 	install -m 755 $(B)/tame-exec $(DESTDIR)$(BINDIR)/tame-exec
 	install -m 755 $(B)/tame-audit $(DESTDIR)$(BINDIR)/tame-audit
 	install -m 644 $(B)/man/tame.3 $(DESTDIR)$(MANDIR)/man3/tame.3
@@ -275,7 +279,7 @@ uninstall:
 	    $(DESTDIR)$(MANDIR)/man1/tame-exec.1 \
 	    $(DESTDIR)$(MANDIR)/man1/tame-audit.1 \
 	    $(PORT_NAMES:%=$(DESTDIR)$(BINDIR)/tame-%)
-	rm -rf $(DESTDIR)$(LIBDIR)/tame
+	rm -rf $(DESTDIR)$(PKGLIBDIR)
 
 clean:
 	rm -rf $(B)

@@ -35,6 +35,12 @@ ls "$P/bin" | grep -q -- '-hook$\|-untamed$' && no "a test build was installed"
 printf 'x\n' > "$dir/in"
 [ "$("$P/bin/tame-audit" --flags-only -o /dev/stdout -- cat "$dir/in" |
     tail -n 1)" = stdio,rpath ] || no "the installed tame-audit does not work"
+# a LIBDIR of its own (Debian's multiarch one) leaves the shim where
+# tame-exec looks for it, beside BINDIR
+make -s install PREFIX="$dir/ma" LIBDIR="$dir/ma/lib/multiarch" >/dev/null ||
+    no "make install LIBDIR=... failed"
+[ "$("$dir/ma/bin/tame-exec" -f stdio,rpath -- cat "$dir/in" 2>&1)" = x ] ||
+    no "tame-exec installed with LIBDIR=... does not find its shim"
 make -s uninstall PREFIX="$dir/prefix" >/dev/null || no "make uninstall failed"
 [ -z "$(find "$P" -type f)" ] || no "uninstall left: $(find "$P" -type f)"
 make -s install PREFIX="$dir/prefix" >/dev/null || no "make install again failed"
