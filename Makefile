@@ -207,7 +207,7 @@ $(B)/musl/gen/precompiled.o: $(B)/gen/precompiled.c | $(B)/musl/kernel-headers
 	    -c $< -o $@
 
 $(B)/tame-exec: $(EXEC_OBJS)
-	$(MUSL_CC) -static $(LDFLAGS) -o $@ $(EXEC_OBJS)
+	$(MUSL_CC) -static -Wl,--build-id $(LDFLAGS) -o $@ $(EXEC_OBJS)
 else
 $(B)/tame-exec: $(B)/tools/tame-exec.o $(B)/tools/handover.o $(B)/libtame.a
 	$(CC) -static $(LDFLAGS) -o $@ $(B)/tools/tame-exec.o \
