@@ -17,7 +17,7 @@ extern "C" {
 #endif
 
 #define TAME_VERSION_MAJOR	0
-#define TAME_VERSION_MINOR	1
+#define TAME_VERSION_MINOR	2
 #define TAME_VERSION_PATCH	0
 
 /* The thirteen flags of the July 2015 design. */
