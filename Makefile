@@ -15,11 +15,15 @@
 #	make cross-arm64	libtame, the tools, the ports and the tests
 #				for aarch64, into build-arm64/ (cross.mk)
 #	make install PREFIX=DIR	install (DESTDIR honoured)
+#	make deb		Debian packages (libtame0, libtame-dev,
+#				tame-tools) from git archive HEAD into
+#				build/deb/, checked by lintian (packaging.mk)
 #	make deps		install missing Debian packages
 
 # The version is written in one place, lib/tame.h's TAME_VERSION_*: the
 # public header must carry it, and everything else takes it from there
-# (the soname, libtame.pc, tame(3)).
+# (the soname, libtame.pc, tame(3); make deb checks that debian/changelog
+# and NEWS say the same).
 VERSION_MAJOR	:= $(shell sed -n 's/^\#define TAME_VERSION_MAJOR[[:space:]]*//p' lib/tame.h)
 VERSION_MINOR	:= $(shell sed -n 's/^\#define TAME_VERSION_MINOR[[:space:]]*//p' lib/tame.h)
 VERSION_PATCH	:= $(shell sed -n 's/^\#define TAME_VERSION_PATCH[[:space:]]*//p' lib/tame.h)
@@ -252,6 +256,7 @@ include ports/upstream/upstream.mk
 include census/census.mk
 include tests/kernels/kernels.mk
 include cross.mk
+include packaging.mk
 
 deps:
 	@sh .ci/deps.sh

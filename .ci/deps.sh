@@ -1,9 +1,10 @@
 #!/bin/sh
 # Install the Debian packages the build, the tests and the benchmarks
-# need, if any is missing (the last line but one: the programs the audit
-# corpus, tests/cli/audit_corpus.sh, runs; the last two: the guests of make
-# check-kernels, the arm64 cross build and its AArch32 helper).  Uses sudo
-# when not root.
+# need, if any is missing (the line from python3 to bc: the programs the
+# audit corpus, tests/cli/audit_corpus.sh, runs; the next two: the guests
+# of make check-kernels, the arm64 cross build and its AArch32 helper; the
+# last: the Debian tools of make deb and make check-deb, packaging.mk).
+# Uses sudo when not root.
 set -e
 PKGS="build-essential pkg-config libseccomp-dev check libsubunit-dev strace \
     libbenchmark-dev g++ hyperfine gnuplot-nox jq mandoc iproute2 iputils-ping musl-tools \
@@ -11,7 +12,8 @@ PKGS="build-essential pkg-config libseccomp-dev check libsubunit-dev strace \
     libbenchmark-tools python3-scipy python3-numpy valgrind stress-ng \
     python3 bzip2 xz-utils zstd lz4 git sqlite3 openssl file zip unzip wget bc \
     qemu-system-x86 busybox-static \
-    gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf qemu-system-arm qemu-user"
+    gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf qemu-system-arm qemu-user \
+    dpkg-dev debhelper lintian autopkgtest"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
