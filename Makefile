@@ -18,6 +18,7 @@
 #	make deb		Debian packages (libtame0, libtame-dev,
 #				tame-tools) from git archive HEAD into
 #				build/deb/, checked by lintian (packaging.mk)
+#	make check-deb		their autopkgtests, installed on this machine
 #	make deps		install missing Debian packages
 
 # The version is written in one place, lib/tame.h's TAME_VERSION_*: the

@@ -5,15 +5,19 @@
 #			dpkg-buildpackage from git archive HEAD into
 #			build/deb/, then checked by lintian (errors and
 #			warnings fail it)
+#	make check-deb	their autopkgtests (debian/tests/) on this machine,
+#			as root: they install the packages, which are removed
+#			again unless they were installed before
 #
 # The version is lib/tame.h's; debian/changelog's and NEWS's first
 # entries must say the same.  DEB_JOBS=N builds with N jobs (2).
 
 DEB_DIR		= $(B)/deb
 DEB_SRC		= $(DEB_DIR)/src/tame-$(VERSION)
+DEB_PKGS	= libtame0 libtame-dev tame-tools
 DEB_JOBS	?= 2
 
-.PHONY: deb
+.PHONY: deb check-deb
 
 # What make deb refuses, each in one line, before it starts: a tree with
 # uncommitted changes (git archive would leave them out), versions that
@@ -67,3 +71,30 @@ endif
 	    "warnings (above; debian/*.lintian-overrides holds the accepted" \
 	    "ones)"; exit 1; }
 	@echo "make deb: $(DEB_DIR)/:" $$(cd $(DEB_DIR) && ls *.deb *.dsc)
+
+# autopkgtest's null server runs the tests on this machine: it installs
+# the packages with apt, so it must run as root.
+ifneq ($(filter check-deb,$(MAKECMDGOALS)),)
+ifeq ($(shell command -v autopkgtest),)
+$(error make check-deb: autopkgtest is not installed (make deps installs it))
+endif
+ifneq ($(shell id -u),0)
+$(error make check-deb: the tests install the packages on this machine: run it as root)
+endif
+endif
+
+check-deb:
+	@[ -f $(DEB_DIR)/tame_$(VERSION).dsc ] || { echo "make check-deb: no" \
+	    "packages of $(VERSION) in $(DEB_DIR)/: run make deb first"; exit 1; }
+	@before=$$(dpkg-query -W -f '$${Package} $${Status}\n' $(DEB_PKGS) \
+	    2>/dev/null | awk '$$NF == "installed" { print $$1 }'); \
+	rm -rf $(DEB_DIR)/autopkgtest; \
+	autopkgtest -o $(DEB_DIR)/autopkgtest $(DEB_DIR)/*.deb \
+	    $(DEB_DIR)/tame_$(VERSION).dsc -- null; status=$$?; \
+	remove=; for p in $(DEB_PKGS); do \
+		echo " $$before " | grep -q " $$p " || remove="$$remove $$p"; \
+	done; \
+	[ -z "$$remove" ] || dpkg --purge $$remove > /dev/null; \
+	echo "make check-deb: autopkgtest exit status $$status" \
+	    "(0: every test passed; log in $(DEB_DIR)/autopkgtest/)"; \
+	exit $$status
