@@ -19,12 +19,13 @@
 #				tame-tools) from git archive HEAD into
 #				build/deb/, checked by lintian (packaging.mk)
 #	make check-deb		their autopkgtests, installed on this machine
+#	make dist		build/tame-VERSION.tar.gz, the source tarball
 #	make deps		install missing Debian packages
 
 # The version is written in one place, lib/tame.h's TAME_VERSION_*: the
 # public header must carry it, and everything else takes it from there
-# (the soname, libtame.pc, tame(3); make deb checks that debian/changelog
-# and NEWS say the same).
+# (the soname, libtame.pc, tame(3), make dist's tarball; make deb and
+# make dist check that debian/changelog and NEWS say the same).
 VERSION_MAJOR	:= $(shell sed -n 's/^\#define TAME_VERSION_MAJOR[[:space:]]*//p' lib/tame.h)
 VERSION_MINOR	:= $(shell sed -n 's/^\#define TAME_VERSION_MINOR[[:space:]]*//p' lib/tame.h)
 VERSION_PATCH	:= $(shell sed -n 's/^\#define TAME_VERSION_PATCH[[:space:]]*//p' lib/tame.h)

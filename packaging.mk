@@ -8,6 +8,7 @@
 #	make check-deb	their autopkgtests (debian/tests/) on this machine,
 #			as root: they install the packages, which are removed
 #			again unless they were installed before
+#	make dist	build/tame-VERSION.tar.gz, git archive HEAD
 #
 # The version is lib/tame.h's; debian/changelog's and NEWS's first
 # entries must say the same.  DEB_JOBS=N builds with N jobs (2).
@@ -16,19 +17,23 @@ DEB_DIR		= $(B)/deb
 DEB_SRC		= $(DEB_DIR)/src/tame-$(VERSION)
 DEB_PKGS	= libtame0 libtame-dev tame-tools
 DEB_JOBS	?= 2
+DIST		= $(B)/tame-$(VERSION).tar.gz
 
-.PHONY: deb check-deb
+.PHONY: deb check-deb dist
 
-# What make deb refuses, each in one line, before it starts: a tree with
-# uncommitted changes (git archive would leave them out), versions that
-# disagree, and missing build dependencies.
-RELEASE_GOAL	:= $(firstword $(filter deb,$(MAKECMDGOALS)))
+# What make deb and make dist refuse, each in one line, before they
+# start: a tree with uncommitted changes (git archive would leave them
+# out), versions that disagree, and for make deb missing build
+# dependencies.
+RELEASE_GOAL	:= $(firstword $(filter deb dist,$(MAKECMDGOALS)))
 ifneq ($(RELEASE_GOAL),)
 IN_GIT		:= $(shell git rev-parse --git-dir >/dev/null 2>&1 && echo yes)
 ifeq ($(IN_GIT),yes)
 ifneq ($(shell git status --porcelain --untracked-files=no),)
 $(error make $(RELEASE_GOAL): the tree has uncommitted changes (git status), and it takes git archive HEAD: commit or stash them first)
 endif
+else ifeq ($(RELEASE_GOAL),dist)
+$(error make dist: not a git checkout: the tarball is git archive HEAD)
 endif
 CHANGELOG_VERSION := $(shell head -n 1 debian/changelog | tr -d '()' | cut -d ' ' -f 2)
 NEWS_VERSION	:= $(shell sed -n 's/^\#\# \([0-9][^ ]*\).*/\1/p' NEWS | head -n 1)
@@ -98,3 +103,8 @@ check-deb:
 	echo "make check-deb: autopkgtest exit status $$status" \
 	    "(0: every test passed; log in $(DEB_DIR)/autopkgtest/)"; \
 	exit $$status
+
+dist:
+	@mkdir -p $(B)
+	@git archive --format=tar.gz --prefix=tame-$(VERSION)/ -o $(DIST) HEAD
+	@echo "make dist: $(DIST) ($$(du -k $(DIST) | cut -f 1) KiB)"
