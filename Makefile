@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # The tame toolkit: libtame, tame-exec, tame-audit, the ports, tests and
 # benchmarks.  One non-recursive Makefile; outputs go to build/.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # make cross-arm64: libtame (.a, .so), tame-exec and its preload shim,
 # tame-policy, tame-audit, the ports, the test programs and their tools,
 # built for aarch64 into build-arm64/ with Debian's cross compiler

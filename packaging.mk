@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # Packages and the release (doc/packaging.md).  Included by the Makefile.
 #
 #	make deb	the Debian packages libtame0, libtame-dev and

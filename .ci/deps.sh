@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # Install the Debian packages the build, the tests and the benchmarks
 # need, if any is missing (the line from python3 to bc: the programs the
 # audit corpus, tests/cli/audit_corpus.sh, runs; the next two: the guests

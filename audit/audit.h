@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * audit.h: what tame-audit's stages share.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * classify.c: one traced call to a need, by asking libtame.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * cover.c: the smallest set of flags that meets every need.
  *

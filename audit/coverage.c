@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * coverage.c: what the binary could do that this run did not.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * findings.c: from observations to what the report says.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * imports.c: an ELF file's dynamic imports (see imports.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * imports.h: what an ELF file imports from shared libraries.
  *

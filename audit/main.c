@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * tame-audit: which tame() flags does a program need?
  *

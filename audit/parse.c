@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * parse.c: strace 6.1 logs to events (see parse.h, and auditor.md
  * section 2 for the grammar and its traps).

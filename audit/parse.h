@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * parse.h: tame-audit's second stage, strace 6.1 logs to events.
  *

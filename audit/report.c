@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * report.c: the findings as text for people, or as one JSON object
  * (audit/schema.json) for programs.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * report.h: tame-audit's last stage.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * rerun.c: running the command again.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * rerun.h: running the command again, after the audited run: the run
  * with the name service warmed, and --verify's run under the suggestion.

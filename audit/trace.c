@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * trace.c: run the command under strace, its log to a file.
  *

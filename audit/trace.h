@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * trace.h: tame-audit's first stage, the command run under strace.
  */

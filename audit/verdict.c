@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * verdict.c: will the suggestion run as the program ran?
  *

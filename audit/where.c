@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * where.c: a call's -k stack to a line of the program's own source.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * xalloc.c: memory for tame-audit, or the end of it.  An audit that
  * runs out of memory has nothing sensible to report: every stage

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * attach: what the kernel's attach of a seccomp program costs, by the
  * program's shape.  Attaching validates the classic program, converts

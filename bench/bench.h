@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * bench.h: google-benchmark for C programs, through bench/shim.cc.
  *

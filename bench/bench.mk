@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # Benchmarks: google-benchmark micro-benchmarks in C (bench/shim.cc is
 # the one C++ file), whole-command timings with hyperfine, and the
 # report in reports/.  Included by the top-level Makefile.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # cat.gp: whole-command ratios to the untamed baseline, with targets.
 # gnuplot -e "data='FILE'; out='FILE.svg'" bench/cat.gp
 # data: TSV with a header: comparison, measured ratio, target ratio.

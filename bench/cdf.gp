@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # cdf.gp: distribution of whole-command times, tamed against untamed.
 # gnuplot -e "a='FILE'; b='FILE'; la='LABEL'; lb='LABEL'; t='TITLE'; \
 #     out='FILE.svg'" bench/cdf.gp

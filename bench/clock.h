@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * clock.h: the two readings the first-call benchmarks take around a
  * tame() in a fresh process (fresh.c whole, phases.c step by step).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # compare.sh OLD NEW: what changed between two `make bench` runs, row by
 # row, from their raw data (OLD and NEW are reports directories, such as
 # the committed reports/ and a BENCH_REPORTS=dir run, or their raw/).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * config.h: the confinement configurations the micro-benchmarks compare.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * floor.c: tame() replaced by the cheapest seccomp filter there is, one
  * RET ALLOW, for the benchmarks only.  Linked with ports/cat/cat.c it

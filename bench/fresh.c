@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fresh: the first tame() as a real program pays it.  run.sh execs this
  * anew for every sample, so nothing of libtame is paged in, compiled or

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # gbench.jq: one report's raw per-call and first-call data as one
 # google-benchmark JSON file, for google-benchmark's own comparison tool
 # (compare.py, Debian's libbenchmark-tools); bench/compare.sh calls it.

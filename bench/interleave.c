@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * interleave.c: per-call costs fine enough to tell two configurations
  * apart at the 10 ns level.

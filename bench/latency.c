@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * latency.c: what one tame() call costs, and what libseccomp costs for
  * the same policy.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # latency.gp: what one confining call costs, log scale.
 # gnuplot -e "data='FILE'; out='FILE.svg'" bench/latency.gp
 # data: TSV: operation, median µs, p10 µs, p90 µs.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * load.c: loading raw filter programs, with TSYNC as tame() loads its
  * own.  Kept apart from config.c (which needs libseccomp) so that the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * micro.c: the per-system-call benchmarks, one configuration per process.
  *

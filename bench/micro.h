@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * micro.h: what the parts of the micro-benchmark binary share.
  */

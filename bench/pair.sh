@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # pair.sh KIND PROGRAM INPUT: one exchange between two processes of the
 # same port build, for the benchmarks of the ports that need a peer.
 #

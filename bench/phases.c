@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * phases: where a freshly exec'd program's first tame() goes.
  *

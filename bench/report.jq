@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # report.jq: the numbers of reports/latest.md, as TSV, from reports/raw/.
 # bench/report.sh calls it with --arg what TABLE; see each table's head.
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # report.sh: reports/latest.md and its SVG plots, from reports/raw/
 # (written by bench/run.sh).  jq reduces the raw JSON to TSV tables
 # (bench/report.jq), awk formats them, gnuplot draws them.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # run.sh: run every benchmark of `make bench`; raw results go to
 # reports/raw/ and bench/report.sh turns them into reports/latest.md.
 #

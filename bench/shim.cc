@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 // shim.cc: the one C++ file; hands google-benchmark to bench.h's C API.
 //
 // The opaque C types are the library's own objects, cast: a bench_state

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # syscalls.gp: per-call overhead over untamed, one bar per configuration.
 # gnuplot -e "data='FILE'; out='FILE.svg'" bench/syscalls.gp
 # data: TSV with a header row: call, then one column per configuration.

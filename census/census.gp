@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # census.gp: the census's outcomes (bars per argument) and the flag sets
 # tame-audit suggested most often.
 # gnuplot -e "outcomes='FILE'; sets='FILE'; out='FILE.svg'; title='DIR'"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # make census: every dynamically linked program of CENSUS_DIR (default
 # /usr/bin) run with --version and --help, bare, under tame-audit and
 # under tame-exec with the audit's flags; writes reports/census.md,

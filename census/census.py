@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: ISC
 """make census: audit, then run tamed, every program of a directory
 (/usr/bin by default) with --version and with --help, and check that
 tame-audit never gives a confident wrong answer: wherever it suggests

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """What kind of executable a file is, from its ELF header alone.
 
 The census runs dynamically linked programs only: tame-exec tames through

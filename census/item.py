@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """One census item: a program with one argument, run bare twice, audited,
 then run tamed under the audit's suggestion, and the outcome of it all.
 

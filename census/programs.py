@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """Which programs of a directory the census runs, and why not the rest.
 
 Eligible: a regular, executable, dynamically linked ELF file for this

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """Run one program and leave nothing of it behind (run by runner.py).
 
     python3 -I -S reap.py RESULT CWD STDOUT STDERR TIMEOUT UID GID ENV

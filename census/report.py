@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """The census's report: census.json (everything), census.md (what a
 reader needs: the counts, every defect in full, the rest summarised) and
 census.svg (outcomes, and the flag sets suggested), drawn by gnuplot."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """Running one program the census way: each run goes through reap.py,
 a small process of its own that starts the program in a new session
 with a fixed environment, /dev/null for input and a timeout, and, being

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * acquired.c: what a process may hold from before its first tame() that
  * the filter would never see.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * bpf_run.c: a small classic-BPF interpreter over struct seccomp_data.
  *

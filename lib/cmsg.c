@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * cmsg.c: descriptors pass over AF_UNIX sockets only with TAME_CMSG.
  *

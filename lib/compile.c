@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * compile.c: the policy table straight to classic BPF, at tame() time.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * compile.h: the policy table compiled to a classic-BPF seccomp program.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * describe.c: a system call in words, for the violation report.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * emulate.c: the trapped calls the SIGSYS handler may make itself.
  *

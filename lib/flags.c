@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * flags.c: flag names, both ways, from the table in policy.c.
  *

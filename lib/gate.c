@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * gate.c: the one syscall instruction whose return address the filter
  * knows (see gate.h).  The kernel reports the address after the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * gate.h: libtame's own system call instruction.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * handler.c: libtame's SIGSYS handler.  Every trap lands here.
  *

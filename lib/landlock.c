@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * landlock.c: the file system half of the path-gated flags.
  *

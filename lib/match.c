@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * match.c: decide one system call against the table, in C.
  *

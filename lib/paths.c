@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * paths.c: which paths the held flags grant, as strings.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * policy.c: the policy.  One row per (system call, flags, argument test).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * policy.h: the one table that is the policy, and what reads it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * prebuilt.c: a filter without compiling, where one was made already.
  * tools/precompile.c compiles at build time the first filters of the

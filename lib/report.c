@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * report.c: the violation line, and what would have allowed the call.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * sanitize.c: built only by make SANITIZE=1, and linked only into the
  * programs that tame themselves (the Makefile's "Sanitizers" block).

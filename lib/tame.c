@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * tame.c: tame(2) itself.  Check the request, build the Landlock layer if
  * one is needed, compile the filter, install both, say so in the trace.

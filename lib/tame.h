@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * tame.h: OpenBSD's 2015 tame(2) for Linux, on seccomp-BPF and Landlock.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * tame_int.h: state and helpers shared inside libtame, never exported.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * usercopy.c: read what a trapped call points at, from the SIGSYS
  * handler, without crashing on a bad pointer.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * verdict.c: what tame() does to one call, decided without making it.
  *

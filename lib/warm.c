@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * warm.c: load the name service before the filter goes in.
  *

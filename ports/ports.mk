@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # The ports: small real utilities that tame themselves, one directory
 # each (ports/NAME/NAME.c).  Each is built three times from its source:
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * expect.c: the answer the table gives, as a seccomp return value (see
  * expect.h).  Shared by t_oracle.c and the compiler's fuzz target.

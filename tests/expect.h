@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * expect.h: what the policy table says a filter must answer, as a
  * seccomp return value.  t_oracle.c compares the compiled program and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * harness.h: run code in a tamed grandchild and look at how it ended.
  *

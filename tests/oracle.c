@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * oracle.c: the policy table built through libseccomp's rule API, so the
  * tests can hold lib/compile.c's program against an independent compiler

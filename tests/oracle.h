@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * oracle.h: the policy table built through libseccomp, as a second
  * opinion on lib/compile.c.  Not part of libtame: only the tests link it,

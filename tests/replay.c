@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * replay.c: the kernel's constant-action cache check (replay.h).
  */

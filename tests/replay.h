@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * replay.h: the kernel's constant-action cache check, replayed in user
  * space (t_cache.c says what the kernel does and which instructions it

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # Run every test program given, then the CLI tests, and close with the
 # one line CI reads: "N passed, N failed".
 passed=0

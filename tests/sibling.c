@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * sibling.c: the untamed process the tamed ones must not reach
  * (sibling.h).

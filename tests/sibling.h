@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * sibling.h: an untamed process that a tamed test child must not reach.
  *

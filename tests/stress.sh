@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # make check-stress: the suites with every core kept busy, so that a test
 # whose outcome depends on which thread or process the scheduler runs
 # first shows it.  A load generator (stress-ng, one CPU worker a core)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * t_api.c: tame() as an API: errors, narrowing, tame(0), the violation
  * report, flag names, the audit marker and permissive mode, threads,

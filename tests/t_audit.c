@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * t_audit.c: tame-audit's classifier and cover solver.
  *

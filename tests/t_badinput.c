@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * t_badinput.c: the public API (tame.h) on malformed input.
  *

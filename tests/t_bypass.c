@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * t_bypass.c: ways around tame(), each tried for real.
  *

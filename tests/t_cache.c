@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * t_cache.c: the kernel's constant-action cache, replayed on the
  * programs tame_compile() makes.  No filter is installed here.

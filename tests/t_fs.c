@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * t_fs.c: the file system half of the conformance matrix.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * t_handover.c: what the shim refuses to take from tame-exec's launcher
  * (tools/handover.c).  Each case is a real file made from a real

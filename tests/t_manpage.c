@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * t_manpage.c: the man page and the policy table say the same thing.
  *

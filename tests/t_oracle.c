@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * t_oracle.c: the compiled filter against libseccomp's program for the
  * same table (tests/oracle.c) and against tame_policy_match(), run through

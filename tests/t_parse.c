@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * t_parse.c: the strace log parser (audit/parse.c) on the forms strace
  * 6.1 prints (shared/reference/auditor.md, section 2), on its traps,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * t_proc_net.c: the memory, descriptor, network, ioctl and process half
  * of the conformance matrix.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * t_table.c: invariants of the policy table, the one source of truth.
  * No filter is installed here.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # Tests: every tests/t_*.c is one Check program (one suite); run-tests.sh
 # runs them all and the CLI tests, and prints the closing line
 # "N passed, N failed".

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * handover.c: a compiled first filter through a sealed memfd, from
  * tame-exec's launcher to its shim (handover.h says why and how).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * handover.h: a compiled first filter, from tame-exec's launcher to its
  * shim in the program it execs.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * precompile: compile, at build time, the filters programs ask for most
  * (lib/precompiled.sets), as C that becomes part of libtame

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * preload.c: the shim tame-exec preloads.  Its constructor runs after the
  * dynamic loader has mapped the program and its libraries, and tames the

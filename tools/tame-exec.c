@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * tame-exec: run an unmodified, dynamically linked program tamed.
  *

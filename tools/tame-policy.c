@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * tame-policy: print the policy table.  The man page's per-flag lists are
  * generated with --mdoc; --tsv gives one row per line for scripts.

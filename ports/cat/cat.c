@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * cat: concatenate files, or the standard input, to the standard output.
  *

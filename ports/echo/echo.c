@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * echo: a TCP echo server and its client, in one program.
  *

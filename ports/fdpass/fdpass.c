@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fdpass: pass open files over a UNIX-domain socket.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * head: copy the first lines, or bytes, of files, or of the standard
  * input, to the standard output.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * host: look up the addresses of a host name.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * id: print user and group identities.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * ping: send ICMP ECHO_REQUEST packets to a host and report the replies.
  *

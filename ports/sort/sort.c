@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * sort: sort lines of text files.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * stty: print the size or the settings of a terminal.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * tee: copy the standard input to the standard output and to files.
  *

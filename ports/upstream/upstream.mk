@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # Real upstream programs tamed: Debian's source packages with our small
 # patches (ports/upstream/NAME/: recipe, NAME.patch, audit.txt).  The
 # driver, ports/upstream/upstream.py, fetches, builds and tests; see

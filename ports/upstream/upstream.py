@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: ISC
 """Real upstream programs, tamed: each ports/upstream/NAME/ holds a recipe
 (NAME/recipe), our patch (NAME/NAME.patch) and the auditor's report that
 placed it (NAME/audit.txt).  For each program this fetches the pinned

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """The typical run of an upstream program, as its recipe says
 (workload =, stdin =, data =, server =): the same run is audited with
 --where, checked with --check, run by the hook build and timed by the

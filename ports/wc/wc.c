@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * wc: count the lines, words and bytes or characters of files, or of the
  * standard input.

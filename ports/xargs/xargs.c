@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * xargs: build command lines from the standard input and run them.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * The census test's badly behaved programs, one per name (copies of this
  * one binary; what it does depends on the name it was run under):

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # tame-audit as a user meets it: the report for cat, --json against its
 # schema, --where on a program built with -g, --check on a port and on
 # wrong flags, several runs merged, and bad input of every kind, each

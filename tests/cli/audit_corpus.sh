@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # tame-audit's central promise, on real commands (the corpus rows of
 # shared/reference/auditor.md section 6 and issue 16's real-work corpus,
 # as far as this machine has the programs): either its suggestion passed

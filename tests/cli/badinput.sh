@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # Malformed input at every command-line entry point: tame-exec and
 # tame-audit flag lists and commands, tame-audit logs broken every way
 # strace and a disk can break them, tame-policy's options and each

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # make bench, quickly: every benchmark runs once, briefly (BENCH_QUICK=1),
 # into a scratch directory, and the report comes out whole and well
 # formed; bench/compare.sh (make bench-compare) compares the run with a

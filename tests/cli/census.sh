@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # make census, small: census/census.py on a directory made here, of
 # badly behaved programs (tests/census/misfits.c: one that never exits,
 # one that removes its working directory, one that opens /dev/tty, one

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # The fuzz targets (tests/fuzz/) in short: every kept crash input and
 # every seed replayed through its target, then each target fuzzed for a
 # few seconds from them.  Builds nothing: `make tests` builds the

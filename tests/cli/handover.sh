@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # tame-exec's launcher hands its shim the compiled first filter in a
 # sealed memfd (tools/handover.h); the shim installs it only when the
 # seals, the build and the process say it may, and compiles otherwise.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # make install lays out the contract of DESIGN.md, and a program built
 # against the installed libtame.pc tames itself for real.
 B=${B:-build}

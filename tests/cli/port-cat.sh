@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # tame-cat: the same bytes and status as the system cat with every
 # option, files, "-" and stdin, a missing file; exactly the flags it
 # needs (tame-audit --check), narrowing after the last open; a socket

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # tame-echo: 100 KB of random bytes, an empty input and a text come back
 # unchanged through the client and the server, over 127.0.0.1 and ::1
 # (skipped, saying why, where ::1 is unavailable); a refused connection,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # tame-fdpass: two files (a text and 100 KB of random bytes) passed by
 # descriptor come out of the receiver as "name\ncontents" each, as cat
 # prints them; a missing file is reported and skipped (status 1), and

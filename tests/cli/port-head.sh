@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # tame-head: the same bytes and status as the system head (GNU) with
 # -n, -c, their multipliers, -q, -v, -z, on files, "-" and stdin, the
 # headers and blank lines between files, a missing file, a directory,

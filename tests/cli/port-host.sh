@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # tame-host: the addresses of localhost, of this machine's name and of
 # the other names in /etc/hosts (never edited), and of numeric
 # addresses, in the order getent ahosts gives them (its STREAM lines,

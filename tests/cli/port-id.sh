@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # tame-id: the same bytes and status as GNU id for the process and for
 # named users (root, daemon, nobody, by name and by number, several at
 # once) with -u, -g, -G, -n, -r; with real and effective ids that

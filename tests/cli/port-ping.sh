@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # tame-ping against iputils ping on 127.0.0.1 and ::1: the same lines
 # once the times are normalised (each "time=N ms", the "time Nms" total,
 # the numbers of the rtt and ipg/ewma lines), and the same status: -c,

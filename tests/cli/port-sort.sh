@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # tame-sort: the same bytes and status as GNU sort under LC_ALL=C with
 # -n, -r, -u and their mixes, in memory and as an external merge sort
 # through temporary files (-S 64K on 1 MB, -S 1K for many runs), files,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # tame-stty: the same bytes and status as GNU stty for "size" and -g on
 # a pseudo-terminal (made by python3's pty module and held open for the
 # test), as the standard input and with -F, before and after GNU stty

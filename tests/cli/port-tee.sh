@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # tame-tee: the same bytes on stdout, in the files and the same status
 # as the system tee (GNU): new and existing files, -a, the same file
 # twice, "-" (a file of that name), no file, the mode of new files under

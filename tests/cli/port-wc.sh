@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # tame-wc: the same bytes and status as the system wc (GNU) with every
 # option, in the C locale and in UTF-8, on files, "-", a regular file,
 # /dev/null and a pipe as stdin (GNU's column widths depend on which),

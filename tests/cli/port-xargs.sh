@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # tame-xargs: the same command lines, output and status as GNU xargs
 # (-n, -0, -t, -P, quoting, an empty input, failing and missing
 # commands); exactly the flags its tamed half needs (tame-audit --check:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # libtame's tables hold no pointers, so linking it adds (almost) no
 # relocations to a position-independent program: the dynamic loader
 # would otherwise write, and so copy, every page of them before main()

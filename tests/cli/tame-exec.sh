@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # tame-exec runs real, unmodified programs tamed.  Exit 0 when every
 # check holds; each failure prints what was expected.
 B=${B:-build}

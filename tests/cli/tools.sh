@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # Real GNU tools under tame-exec, each with the flags its work needs, give
 # the same output, exit status and files (names, types, modes, sizes,
 # contents, dates, extended attributes) as the same command untamed; and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # The tools that run on the host untamed, under valgrind's memcheck: no
 # invalid access, no use of uninitialised memory and no definite leak on
 # their main paths or their failure paths.  tame-audit on kept logs and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # Fuzz targets (tests/fuzz/fuzz_*.c): libFuzzer with ASan and UBSan, for
 # the code that reads hostile input.  clang compiles the library's and
 # the auditor's sources again, instrumented, into $(B)/fuzz/; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fuzz_compile.c: the policy compiler (lib/compile.c) against the table.
  *

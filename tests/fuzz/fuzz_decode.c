@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fuzz_decode.c: what the SIGSYS handler reads of a trapped call,
  * called directly (no trap): lib/usercopy.c's copies from the program's

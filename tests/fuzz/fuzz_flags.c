@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fuzz_flags.c: flag names both ways (lib/flags.c), the parser
  * tame-exec -f and the preload shim hand their users' text to.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fuzz_log.c: tame-audit past the parser: a whole log read as a run
  * (audit/log.c, which classifies every call through classify.c and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fuzz_parse.c: tame-audit's strace-log parser (audit/parse.c) on
  * arbitrary text.

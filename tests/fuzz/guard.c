@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * guard.c: input copied up against a PROT_NONE page (see guard.h).
  */

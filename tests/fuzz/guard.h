@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * guard.h: fuzz input laid out in real memory with nothing readable
  * after it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * input.h: a fuzz input read from the front as little-endian numbers,
  * zeros once it runs out, so that any input decodes to something.

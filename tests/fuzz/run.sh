@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # run.sh: replay and fuzz the libFuzzer targets tests/fuzz/fuzz.mk built.
 #
 #	sh tests/fuzz/run.sh [-t SECONDS] [-a FOUND] [-w WORK] DIR NAME...

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: ISC
 """Boot one kernel of kernels.txt under qemu and run suites in it.
 
 usage: boot.py [--minutes N] NAME SUITE...

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: ISC
 """make check-kernels: fetch the pinned kernels, build each one's
 initramfs, boot each in turn with the suites given, print the matrix.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: ISC
 """Download the pinned linux-image packages of kernels.txt into
 build/kernels/debs/, through a private apt configuration in
 build/kernels/apt/ (own sources list, lists, cache and an empty status

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: ISC
 """Inside a guest (init.sh runs it chrooted into the host's root under
 an overlay): run each suite as tests/run-tests.sh runs it for `make
 check` -- a Check program directly, its "RESULT N passed, N failed"

@@ -1,4 +1,5 @@
 #!/bin/busybox sh
+# SPDX-License-Identifier: ISC
 # The guest's first process (initramfs.py makes it /init).  It gives the
 # guest what a container has: the host's root, read-only over 9p, under
 # an overlay with tmpfs above it (a writable root, /tmp on the same

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: ISC
 """Build a guest's initramfs for one kernel of kernels.txt:
 build/kernels/NAME/initramfs.gz (cpio newc, gzip) and NAME/vmlinuz.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # make check-kernels: every suite of make check on each pinned Debian
 # kernel (tests/kernels/kernels.txt: amd64, and arm64 with make
 # cross-arm64's build) under qemu, and the matrix of kernel by suite

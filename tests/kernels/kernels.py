@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """The pinned kernel list (kernels.txt) and the paths every step shares.
 
 Each step of `make check-kernels` (fetch.py, initramfs.py, boot.py,

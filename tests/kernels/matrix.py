@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: ISC
 """The kernel matrix: read the guests' logs (build/kernels/NAME.log) and
 print one row per suite, one column per kernel, each cell
 

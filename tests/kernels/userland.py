@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: ISC
 """The arm64 root: build/kernels/root-arm64/, Debian's arm64 packages of
 userland.txt and everything they depend on, unpacked into one merged-/usr
 tree.  It is both the cross compiler's --sysroot (make cross-arm64) and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # lib.sh: what every port's test (tests/cli/port-NAME.sh) does; sourced
 # after setting NAME, from the top of the tree (B: the build directory).
 # Each check fails the whole test with a message.

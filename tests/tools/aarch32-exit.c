@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * A 32-bit ARM (AArch32) program without any library: it writes
  * "aarch32\n" to its standard output and exits 0, both through the ARM

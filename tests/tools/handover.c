@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * handover: play tame-exec's launcher, handing the shim a filter made
  * here, faithfully or not, then execute the command with the shim.

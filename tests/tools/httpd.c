@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * httpd: the smallest HTTP/1.0 server, for the CLI tests (curl under
  * tame-exec).  It listens on 127.0.0.1 at an ephemeral port, writes the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * lockprog: a database-style program, for the CLI tests of real tools
  * under tame-exec.  It takes a POSIX record lock, an OFD lock and a

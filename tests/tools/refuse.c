@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * refuse: run a command as on a machine that refuses some system calls.
  * A seccomp filter makes each named call fail with the given errno, which
