@@ -100,14 +100,6 @@ int	tame_compile_fast(const struct tame_target *next,
 	    const struct tame_target *prev, uint64_t gate,
 	    struct tame_prog *out);
 
-/*
- * Which build made a program: the same table and compiler give the same
- * number (tools/precompile.c hashes the tables and every program it
- * writes).  A program handed from one process to another is taken only
- * from the same build.
- */
-extern const uint64_t			tame__build_id;
-
 /* The precompiled program for next over prev (NULL: first), or NULL. */
 const struct tame_precompiled *tame_precompiled_find(
 	    const struct tame_target *next, const struct tame_target *prev);
