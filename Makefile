@@ -44,7 +44,7 @@ export B SANITIZE
 # What the project needs regardless of the user's CFLAGS.
 override CFLAGS	+= -std=gnu11 -Wall -Wextra -Wno-missing-field-initializers \
 		   -fPIC -fvisibility=hidden -MMD -MP
-override CPPFLAGS += -D_GNU_SOURCE -Ilib -Itools -I$(B)
+override CPPFLAGS += -D_GNU_SOURCE -Ilib -I$(B)
 # Where Debian keeps the charset converters (a file the base set reads).
 MULTIARCH	:= $(shell $(CC) -print-multiarch 2>/dev/null)
 ifneq ($(MULTIARCH),)
@@ -110,8 +110,7 @@ $(B)/libtame-preload.so $(B)/ubsan/%.o $(B)/tests/tools/%: \
 $(B)/libtame.a: $(B)/lib/sanitize.o	# before anything links libtame.a
 $(B)/ports/% $(B)/bench/micro $(B)/bench/fresh $(B)/bench/phases: \
     private SAN_TAMED = $(B)/lib/sanitize.o
-HANDOVER_OBJS	= $(B)/ubsan/tools/handover.o $(B)/ubsan/libtame.a
-PRELOAD_OBJS	= $(B)/ubsan/tools/preload.o $(HANDOVER_OBJS)
+PRELOAD_OBJS	= $(B)/ubsan/tools/preload.o $(B)/ubsan/libtame.a
 $(B)/ubsan/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
@@ -176,11 +175,10 @@ $(B)/libtame.so.$(VERSION): $(LIB_OBJS) lib/libtame.map
 # about 0.5 ms more to start here, more than everything else tame-exec
 # adds.  musl needs the kernel's headers alone on its include path.
 MUSL_CC		?= $(shell command -v musl-gcc 2>/dev/null)
-EXEC_SRCS	= tools/tame-exec.c tools/handover.c lib/flags.c \
-		  lib/landlock.c lib/compile.c lib/match.c lib/policy.c \
-		  lib/sysnames.c lib/gate.c lib/prebuilt.c
+EXEC_SRCS	= tools/tame-exec.c lib/flags.c lib/landlock.c lib/compile.c \
+		  lib/match.c lib/policy.c lib/sysnames.c lib/gate.c
 ifneq ($(MUSL_CC),)
-EXEC_OBJS	= $(EXEC_SRCS:%.c=$(B)/musl/%.o) $(B)/musl/gen/precompiled.o
+EXEC_OBJS	= $(EXEC_SRCS:%.c=$(B)/musl/%.o)
 
 $(B)/musl/kernel-headers:
 	@mkdir -p $@
@@ -193,23 +191,14 @@ $(B)/musl/%.o: %.c $(B)/sysnames.h | $(B)/musl/kernel-headers
 	$(MUSL_CC) $(CPPFLAGS) -isystem $(B)/musl/kernel-headers $(CFLAGS) \
 	    -c $< -o $@
 
-$(B)/musl/gen/precompiled.o: $(B)/gen/precompiled.c | $(B)/musl/kernel-headers
-	@mkdir -p $(@D)
-	$(MUSL_CC) $(CPPFLAGS) -isystem $(B)/musl/kernel-headers $(CFLAGS) \
-	    -c $< -o $@
-
 $(B)/tame-exec: $(EXEC_OBJS)
 	$(MUSL_CC) -static $(LDFLAGS) -o $@ $(EXEC_OBJS)
 else
-$(B)/tame-exec: $(B)/tools/tame-exec.o $(B)/tools/handover.o $(B)/libtame.a
-	$(CC) -static $(LDFLAGS) -o $@ $(B)/tools/tame-exec.o \
-	    $(B)/tools/handover.o $(B)/libtame.a
+$(B)/tame-exec: $(B)/tools/tame-exec.o $(B)/libtame.a
+	$(CC) -static $(LDFLAGS) -o $@ $(B)/tools/tame-exec.o $(B)/libtame.a
 endif
 
-# The handover (tools/handover.c) with the library: the shim's, and the
-# test launcher's that plays tame-exec (tests/tools/handover.c).
-HANDOVER_OBJS	?= $(B)/tools/handover.o $(B)/libtame.a
-PRELOAD_OBJS	?= $(B)/tools/preload.o $(HANDOVER_OBJS)
+PRELOAD_OBJS	?= $(B)/tools/preload.o $(B)/libtame.a
 $(B)/libtame-preload.so: $(PRELOAD_OBJS)
 	$(CC) -shared $(LDFLAGS) -o $@ $(PRELOAD_OBJS)
 

@@ -64,12 +64,9 @@ $(foreach p,$(PORT_NAMES),$(eval $(call port_floor,$(p))))
 # at all, the floor under tame-exec's ratio.  A preloaded shim cannot
 # carry ASan (its runtime must come first): UBSan alone, as the real one.
 EXEC_FLOOR	= $(B)/bench/exec-floor
-# (the handover's reader needs the build's number: the precompiled data)
 EXEC_FLOOR_OBJS	= $(EXEC_FLOOR)/tools/preload.o $(EXEC_FLOOR)/bench/floor.o \
-		  $(EXEC_FLOOR)/bench/load.o $(EXEC_FLOOR)/tools/handover.o \
-		  $(B)/gen/precompiled.o
+		  $(EXEC_FLOOR)/bench/load.o
 ifeq ($(SANITIZE),1)
-EXEC_FLOOR_OBJS	:= $(EXEC_FLOOR_OBJS:$(B)/gen/%=$(B)/ubsan/gen/%)
 $(EXEC_FLOOR)/%: private SAN_FLAGS = $(UBSAN_FLAGS)
 endif
 $(EXEC_FLOOR)/%.o: %.c

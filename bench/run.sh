@@ -251,13 +251,6 @@ hf tame-exec-4k 60 /bin/cat "/bin/cat $SMALL" \
 # filter for tame() (bench/bench.mk: EXEC_FLOOR)
 hf exec-floor-4k 60 /bin/cat "/bin/cat $SMALL" \
     exec-floor "$B/bench/exec-floor/tame-exec -f stdio,rpath -- /bin/cat $SMALL"
-# a set the build did not precompile: the launcher hands its compiled
-# filter to the shim, or (TAME_EXEC_HANDOVER=0) the shim compiles it;
-# both through env(1), whose exec the difference cancels
-hf handover-4k 60 shim-compiles \
-    "env TAME_EXEC_HANDOVER=0 $B/tame-exec -f stdio,rpath,inet -- /bin/cat $SMALL" \
-    handover \
-    "env TAME_EXEC_HANDOVER=1 $B/tame-exec -f stdio,rpath,inet -- /bin/cat $SMALL"
 # tame-exec on more system tools, each under the flags tame-audit
 # suggests for it, against the bare tool
 TEXT=$DATA/text-1m

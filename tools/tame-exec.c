@@ -26,7 +26,6 @@
 
 #include "compile.h"
 #include "gate.h"
-#include "handover.h"
 #include "policy.h"
 #include "tame.h"
 #include "tame_int.h"
@@ -46,8 +45,7 @@ static int	dump_bpf(const char *, int);
 static int	find_command(const char *, char *, size_t);
 static void	require_dynamic(const char *, const char *, int);
 static int	find_preload(char *, size_t);
-static int	hand_over(int);
-static void	set_environment(const char *, int, int);
+static void	set_environment(const char *, int);
 static void	print_insn(int, const struct sock_filter *);
 
 int
@@ -101,7 +99,7 @@ main(int argc, char *argv[])
 		errx(1, "cannot find %s beside tame-exec; reinstall libtame",
 		    PRELOAD_NAME);
 
-	set_environment(preload, flags, hand_over(flags));
+	set_environment(preload, flags);
 	/* a setuid CMD must not gain privilege, or glibc drops the preload */
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
 		err(1, "prctl(PR_SET_NO_NEW_PRIVS)");
@@ -221,52 +219,16 @@ require_dynamic(const char *name, const char *path, int depth)
 }
 
 /*
- * The shim's first filter, compiled here for the process this one
- * becomes (handover.h), unless the build precompiled it (the shim copies
- * that itself) or TAME_EXEC_HANDOVER=0 asks for the shim to compile (the
- * bench's comparison).  Returns the descriptor, or -1 for none.
- */
-static int
-hand_over(int flags)
-{
-	static struct tame_prog p;
-	struct tame_target t;
-	const char *v = getenv("TAME_EXEC_HANDOVER");
-
-	if (v != NULL && strcmp(v, "0") == 0)
-		return -1;
-	handover_target(flags, &t);
-	if (tame_precompiled_find(&t, NULL) != NULL ||
-	    tame_compile(&t, NULL, HANDOVER_GATE, &p) == -1)
-		return -1;
-	return handover_write(&t, &p);	/* -1 on failure: the shim compiles */
-}
-
-static int
-is_ours(const char *entry)
-{
-	static const char *const names[] = { "LD_PRELOAD=",
-	    "TAME_EXEC_FLAGS=", HANDOVER_ENV "=" };
-	size_t i;
-
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strncmp(entry, names[i], strlen(names[i])) == 0)
-			return 1;
-	return 0;
-}
-
-/*
- * LD_PRELOAD (the shim first, then whatever was preloaded already),
- * TAME_EXEC_FLAGS and the handed-over filter's descriptor (prog_fd, or
- * -1), in a new environ: setenv() would allocate, and a launcher that
- * runs before every tamed command should not pay for malloc's first
- * system calls and page faults (only a huge environment does).
+ * LD_PRELOAD (the shim first, then whatever was preloaded already) and
+ * TAME_EXEC_FLAGS, in a new environ: setenv() would allocate, and a
+ * launcher that runs before every tamed command should not pay for
+ * malloc's first system calls and page faults (only a huge environment
+ * does).
  */
 static void
-set_environment(const char *preload, int flags, int prog_fd)
+set_environment(const char *preload, int flags)
 {
-	static char ldpreload[2 * PATH_MAX + 16], tameflags[32], prog[48];
-	static char *small[256];
+	static char ldpreload[2 * PATH_MAX + 16], tameflags[32], *small[256];
 	const char *old = getenv("LD_PRELOAD");
 	size_t n = 0, i, j;
 	char **env;
@@ -276,20 +238,18 @@ set_environment(const char *preload, int flags, int prog_fd)
 	    old != NULL ? old : "") >= (int)sizeof(ldpreload))
 		errx(1, "LD_PRELOAD is too long");
 	snprintf(tameflags, sizeof(tameflags), "TAME_EXEC_FLAGS=%#x", flags);
-	snprintf(prog, sizeof(prog), HANDOVER_ENV "=%d", prog_fd);
 	while (environ[n] != NULL)
 		n++;
-	env = n + 4 <= sizeof(small) / sizeof(small[0]) ? small :
-	    calloc(n + 4, sizeof(*env));
+	env = n + 3 <= sizeof(small) / sizeof(small[0]) ? small :
+	    calloc(n + 3, sizeof(*env));
 	if (env == NULL)
 		err(1, "calloc");
 	for (i = j = 0; i < n; i++)
-		if (!is_ours(environ[i]))
+		if (strncmp(environ[i], "LD_PRELOAD=", 11) != 0 &&
+		    strncmp(environ[i], "TAME_EXEC_FLAGS=", 16) != 0)
 			env[j++] = environ[i];
 	env[j++] = ldpreload;
 	env[j++] = tameflags;
-	if (prog_fd != -1)
-		env[j++] = prog;
 	env[j] = NULL;
 	environ = env;
 }

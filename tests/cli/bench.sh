@@ -79,12 +79,6 @@ done
 grep -F 'beneath /tmp under tmppath' "$md" |
     grep -Eq 'with Landlock .*: [+-][0-9.]+ ns \[.*without Landlock .*: [+-][0-9.]+ ns \[.*, [+-][0-9.]+ ns \[.* beyond the Landlock way' ||
     no "the traps table does not price tmppath with and without Landlock"
-# the handover, against the shim compiling, in the table and the notes
-grep -F '| (handover) 4 KiB file' "$md" |
-    grep -Eq '\| [0-9.]+ \| [0-9.]+ \| [0-9.]+x \|' ||
-    no "the whole-command table has no numbers for the handover"
-grep -Eq '^- The handover, .*' "$md" && grep -A1 '^- The handover' "$md" |
-    grep -Eq '[+-][0-9]+ µs a run' || no "the notes do not price the handover"
 # the checked calls' targets split into the kernel's share and libtame's
 for row in "of which the kernel's own, at one tame()" "and libtame's: tame1" \
     "of which the kernel's own, at three" "and libtame's: tame3"; do
