@@ -13,6 +13,11 @@
  * comment to the end of the line; blank lines are ignored.  A PATH may
  * not hold white space or '#', nor appear twice.  This file is the one
  * reader and writer of the format.
+ *
+ * The shim reads the profile at the start of every program of a tree, so
+ * reading costs one read(2) of the file and a few allocations, whatever
+ * its length: the paths stay in the text as read, and an index finds a
+ * path (and a duplicate) in constant time.
  */
 #ifndef TAME_PROFILE_H
 #define TAME_PROFILE_H
@@ -21,14 +26,17 @@
 #include <stdio.h>
 
 struct profile_entry {
-	char	*path;
+	char	*path;		/* in text when read, else its own copy */
 	int	 flags;
-	int	 line;		/* where it was read, or 0 */
+	int	 line;		/* where it was read, or 0 (profile_set) */
 };
 
 struct profile {
 	struct profile_entry	*e;
 	int			 n, cap;
+	char			*text;	/* the file, lines cut in place */
+	int			*index;	/* entry + 1 by hash of path, or 0 */
+	int			 icap;	/* a power of two, or 0 */
 };
 
 /*
