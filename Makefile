@@ -64,6 +64,10 @@ SONAME		= libtame.so.$(VERSION_MAJOR)
 
 TOOLS		= $(B)/tame-exec $(B)/libtame-preload.so $(B)/tame-policy \
 		  $(B)/tame-audit
+# The preloaded shim: its constructor, its exec wrappers, and what they
+# share with tame-exec (the profile, what an exec runs).
+SHIM_SRCS	= tools/preload.c tools/preload-exec.c tools/profile.c \
+		  tools/exe.c
 MANS		= $(B)/man/tame.3 $(B)/man/tame-exec.1 $(B)/man/tame-audit.1
 
 # tame-audit, by stage (audit/audit.h says which file does what).
@@ -110,7 +114,7 @@ $(B)/libtame-preload.so $(B)/ubsan/%.o $(B)/tests/tools/%: \
 $(B)/libtame.a: $(B)/lib/sanitize.o	# before anything links libtame.a
 $(B)/ports/% $(B)/bench/micro $(B)/bench/fresh $(B)/bench/phases: \
     private SAN_TAMED = $(B)/lib/sanitize.o
-PRELOAD_OBJS	= $(B)/ubsan/tools/preload.o $(B)/ubsan/libtame.a
+PRELOAD_OBJS	= $(SHIM_SRCS:%.c=$(B)/ubsan/%.o) $(B)/ubsan/libtame.a
 $(B)/ubsan/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
@@ -198,7 +202,7 @@ $(B)/tame-exec: $(B)/tools/tame-exec.o $(B)/libtame.a
 	$(CC) -static $(LDFLAGS) -o $@ $(B)/tools/tame-exec.o $(B)/libtame.a
 endif
 
-PRELOAD_OBJS	?= $(B)/tools/preload.o $(B)/libtame.a
+PRELOAD_OBJS	?= $(SHIM_SRCS:%.c=$(B)/%.o) $(B)/libtame.a
 $(B)/libtame-preload.so: $(PRELOAD_OBJS)
 	$(CC) -shared $(LDFLAGS) -o $@ $(PRELOAD_OBJS)
 

@@ -64,8 +64,11 @@ $(foreach p,$(PORT_NAMES),$(eval $(call port_floor,$(p))))
 # at all, the floor under tame-exec's ratio.  A preloaded shim cannot
 # carry ASan (its runtime must come first): UBSan alone, as the real one.
 EXEC_FLOOR	= $(B)/bench/exec-floor
-EXEC_FLOOR_OBJS	= $(EXEC_FLOOR)/tools/preload.o $(EXEC_FLOOR)/bench/floor.o \
-		  $(EXEC_FLOOR)/bench/load.o
+# The rest of the shim comes along (its exec wrappers, the profile reader
+# and the flag names it needs), so that both load the same.
+EXEC_FLOOR_OBJS	= $(SHIM_SRCS:%.c=$(EXEC_FLOOR)/%.o) \
+		  $(EXEC_FLOOR)/bench/floor.o $(EXEC_FLOOR)/bench/load.o \
+		  $(EXEC_FLOOR)/lib/flags.o $(EXEC_FLOOR)/lib/policy.o
 ifeq ($(SANITIZE),1)
 $(EXEC_FLOOR)/%: private SAN_FLAGS = $(UBSAN_FLAGS)
 endif
