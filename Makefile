@@ -179,7 +179,8 @@ $(B)/libtame.so.$(VERSION): $(LIB_OBJS) lib/libtame.map
 # about 0.5 ms more to start here, more than everything else tame-exec
 # adds.  musl needs the kernel's headers alone on its include path.
 MUSL_CC		?= $(shell command -v musl-gcc 2>/dev/null)
-EXEC_SRCS	= tools/tame-exec.c lib/flags.c lib/landlock.c lib/compile.c \
+EXEC_SRCS	= tools/tame-exec.c tools/profile.c tools/exe.c \
+		  lib/flags.c lib/landlock.c lib/compile.c \
 		  lib/match.c lib/policy.c lib/sysnames.c lib/gate.c
 ifneq ($(MUSL_CC),)
 EXEC_OBJS	= $(EXEC_SRCS:%.c=$(B)/musl/%.o)
@@ -198,8 +199,9 @@ $(B)/musl/%.o: %.c $(B)/sysnames.h | $(B)/musl/kernel-headers
 $(B)/tame-exec: $(EXEC_OBJS)
 	$(MUSL_CC) -static $(LDFLAGS) -o $@ $(EXEC_OBJS)
 else
-$(B)/tame-exec: $(B)/tools/tame-exec.o $(B)/libtame.a
-	$(CC) -static $(LDFLAGS) -o $@ $(B)/tools/tame-exec.o $(B)/libtame.a
+EXEC_OBJS	= $(B)/tools/tame-exec.o $(B)/tools/profile.o $(B)/tools/exe.o
+$(B)/tame-exec: $(EXEC_OBJS) $(B)/libtame.a
+	$(CC) -static $(LDFLAGS) -o $@ $(EXEC_OBJS) $(B)/libtame.a
 endif
 
 PRELOAD_OBJS	?= $(SHIM_SRCS:%.c=$(B)/%.o) $(B)/libtame.a

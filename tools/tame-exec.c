@@ -7,6 +7,9 @@
  * preload it cannot load and runs the program untamed, so tame-exec first
  * proves the shim will load: CMD must be a dynamically linked ELF of this
  * machine's class and architecture (or a script whose interpreter is).
+ *
+ * With --profile, CMD is the root of a tree: the shim goes into every
+ * program of it, and tames those the profile lists (preload.c).
  */
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -25,18 +28,14 @@
 #include <unistd.h>
 
 #include "compile.h"
+#include "exe.h"
 #include "gate.h"
 #include "policy.h"
+#include "profile.h"
 #include "tame.h"
 #include "tame_int.h"
 
 #define PRELOAD_NAME	"libtame-preload.so"
-
-#if defined(__x86_64__)
-#define ELF_MACHINE	EM_X86_64
-#elif defined(__aarch64__)
-#define ELF_MACHINE	EM_AARCH64
-#endif
 
 static void	usage(void) __attribute__((noreturn));
 static int	check(int);
@@ -45,14 +44,16 @@ static int	dump_bpf(const char *, int);
 static int	find_command(const char *, char *, size_t);
 static void	require_dynamic(const char *, const char *, int);
 static int	find_preload(char *, size_t);
-static void	set_environment(const char *, int);
+static void	run_profile(const char *, char *[]) __attribute__((noreturn));
+static void	set_environment(const char *, const char *, int);
 static void	print_insn(int, const struct sock_filter *);
 
 int
 main(int argc, char *argv[])
 {
+	static char tameflags[32];
 	char cmd[PATH_MAX], preload[PATH_MAX];
-	const char *fstr = "stdio", *bad = NULL;
+	const char *fstr = "stdio", *bad = NULL, *profile = NULL;
 	int flags, i, checking = 0, fset = 0;
 
 	for (i = 1; i < argc; i++) {
@@ -62,7 +63,8 @@ main(int argc, char *argv[])
 		} else if (strcmp(argv[i], "-f") == 0 && i + 1 < argc) {
 			fstr = argv[++i];
 			fset = 1;
-		}
+		} else if (strcmp(argv[i], "--profile") == 0 && i + 1 < argc)
+			profile = argv[++i];
 		else if (strcmp(argv[i], "--check") == 0)
 			checking = 1;
 		else if (strcmp(argv[i], "--dump-bpf") == 0 && i + 1 < argc)
@@ -80,6 +82,13 @@ main(int argc, char *argv[])
 	}
 	if (i >= argc && !checking)
 		usage();
+	if (profile != NULL && (fset || checking)) {
+		warnx("--profile gives each program of the tree its own flags: "
+		    "it cannot go with %s", fset ? "-f" : "--check");
+		usage();
+	}
+	if (profile != NULL)
+		run_profile(profile, argv + i);
 	if (tame_flags_parse(fstr, &flags, &bad) == -1) {
 		warnx("unknown flag name \"%.*s\" (known: malloc rw stdio rpath "
 		    "wpath cpath tmppath inet unix dnspath getpw cmsg ioctl "
@@ -99,11 +108,60 @@ main(int argc, char *argv[])
 		errx(1, "cannot find %s beside tame-exec; reinstall libtame",
 		    PRELOAD_NAME);
 
-	set_environment(preload, flags);
+	snprintf(tameflags, sizeof(tameflags), "TAME_EXEC_FLAGS=%#x", flags);
+	set_environment(preload, tameflags, 0);
 	/* a setuid CMD must not gain privilege, or glibc drops the preload */
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
 		err(1, "prctl(PR_SET_NO_NEW_PRIVS)");
 	execv(cmd, argv + i);
+	err(126, "%s", cmd);
+}
+
+/*
+ * --profile FILE: the profile read and checked before anything runs,
+ * then CMD with the shim and TAME_EXEC_PROFILE, the profile's absolute
+ * path, for every program of the tree to read as it starts: so it must
+ * be a regular file.  CMD itself, if listed, is checked as -f checks it.
+ * No no_new_privs here: a program the profile does not list runs as it
+ * would, set-user-ID ones with their privileges (a listed one is not
+ * run: the shim's exec wrappers see to it in the tree).
+ */
+static void
+run_profile(const char *file, char *argv[])
+{
+	static char var[sizeof("TAME_EXEC_PROFILE=") + PATH_MAX];
+	char abs[PATH_MAX], cmd[PATH_MAX], preload[PATH_MAX];
+	char why[PATH_MAX + 600];
+	struct profile p = { 0 };
+	struct stat st;
+	struct exe x;
+
+	if (stat(file, &st) == -1)
+		err(1, "%s", file);
+	if (!S_ISREG(st.st_mode))
+		errx(1, "%s: not a regular file (every program of the tree "
+		    "reads the profile again as it starts)", file);
+	if (profile_read(file, &p, why, sizeof(why)) == -1)
+		errx(1, "%s", why);
+	if (realpath(file, abs) == NULL)
+		err(1, "%s", file);
+	if (find_command(argv[0], cmd, sizeof(cmd)) == -1)
+		err(errno == ENOENT || errno == ENOTDIR ? 127 : 126, "%s",
+		    argv[0]);
+	if (exe_find(AT_FDCWD, cmd, 0, &x) == 0) {
+		if (profile_find(&p, x.path) != NULL) {
+			require_dynamic(argv[0], cmd, 0);
+			refuse_privileged(argv[0], cmd);
+		}
+		exe_close(&x);
+	}
+	profile_free(&p);
+	if (find_preload(preload, sizeof(preload)) == -1)
+		errx(1, "cannot find %s beside tame-exec; reinstall libtame",
+		    PRELOAD_NAME);
+	snprintf(var, sizeof(var), "TAME_EXEC_PROFILE=%s", abs);
+	set_environment(preload, var, 1);
+	execv(cmd, argv);
 	err(126, "%s", cmd);
 }
 
@@ -135,7 +193,8 @@ refuse_privileged(const char *name, const char *path)
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: tame-exec [-f flags] [--] command [arg ...]\n"
+	fprintf(stderr, "usage: tame-exec [-f flags | --profile file] [--] "
+	    "command [arg ...]\n"
 	    "       tame-exec [-f flags] --check | -V\n"
 	    "       tame-exec --dump-bpf | --dump-bpf-raw flags\n");
 	exit(2);
@@ -198,7 +257,7 @@ require_dynamic(const char *name, const char *path, int depth)
 	if (n < (ssize_t)sizeof(eh) || memcmp(buf, ELFMAG, SELFMAG) != 0)
 		errx(126, "%s: not an ELF executable or script", name);
 	memcpy(&eh, buf, sizeof(eh));
-	if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_machine != ELF_MACHINE)
+	if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_machine != EXE_MACHINE)
 		errx(126, "%s: built for another architecture; the preloaded "
 		    "shim could not load and it would run untamed", name);
 	/* the program headers, from the first read when they are in it */
@@ -220,15 +279,17 @@ require_dynamic(const char *name, const char *path, int depth)
 
 /*
  * LD_PRELOAD (the shim first, then whatever was preloaded already) and
- * TAME_EXEC_FLAGS, in a new environ: setenv() would allocate, and a
- * launcher that runs before every tamed command should not pay for
- * malloc's first system calls and page faults (only a huge environment
- * does).
+ * var, the mode's "TAME_EXEC_FLAGS=" or "TAME_EXEC_PROFILE=", in a new
+ * environ: setenv() would allocate, and a launcher that runs before
+ * every tamed command should not pay for malloc's first system calls
+ * and page faults (only a huge environment does).  -f passes
+ * TAME_EXEC_TREE on, for tame-audit; --profile drops what an outer -f
+ * or tree left, which would switch its shim to their mode.
  */
 static void
-set_environment(const char *preload, int flags)
+set_environment(const char *preload, const char *var, int profile)
 {
-	static char ldpreload[2 * PATH_MAX + 16], tameflags[32], *small[256];
+	static char ldpreload[2 * PATH_MAX + 16], *small[256];
 	const char *old = getenv("LD_PRELOAD");
 	size_t n = 0, i, j;
 	char **env;
@@ -237,7 +298,6 @@ set_environment(const char *preload, int flags)
 	    preload, old != NULL && *old != '\0' ? ":" : "",
 	    old != NULL ? old : "") >= (int)sizeof(ldpreload))
 		errx(1, "LD_PRELOAD is too long");
-	snprintf(tameflags, sizeof(tameflags), "TAME_EXEC_FLAGS=%#x", flags);
 	while (environ[n] != NULL)
 		n++;
 	env = n + 3 <= sizeof(small) / sizeof(small[0]) ? small :
@@ -246,10 +306,13 @@ set_environment(const char *preload, int flags)
 		err(1, "calloc");
 	for (i = j = 0; i < n; i++)
 		if (strncmp(environ[i], "LD_PRELOAD=", 11) != 0 &&
-		    strncmp(environ[i], "TAME_EXEC_FLAGS=", 16) != 0)
+		    strncmp(environ[i], "TAME_EXEC_FLAGS=", 16) != 0 &&
+		    (!profile ||
+		    (strncmp(environ[i], "TAME_EXEC_PROFILE=", 18) != 0 &&
+		    strncmp(environ[i], "TAME_EXEC_TREE=", 15) != 0)))
 			env[j++] = environ[i];
 	env[j++] = ldpreload;
-	env[j++] = tameflags;
+	env[j++] = (char *)var;
 	env[j] = NULL;
 	environ = env;
 }
