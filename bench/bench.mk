@@ -9,7 +9,11 @@
 #				reports directories (bench/compare.sh)
 #
 # BENCH_ROUNDS=N (default 5) sets how many times each configuration's
-# process is run; bench/run.sh documents the rest.
+# process is run; bench/run.sh documents the rest.  bench/run.sh runs
+# the programs; the report is Python (bench/report/, standard library
+# only, run with -B: no __pycache__ in the tree).
+
+BENCH_PY	= /usr/bin/python3 -B
 
 CXX		?= c++
 BENCH_CXXFLAGS	= -O2 -g -std=gnu++17 -Wall -Wextra
@@ -119,4 +123,4 @@ bench:
 	@sh .ci/deps.sh
 	@$(MAKE) --no-print-directory all bench-build
 	@B=$(B) sh bench/run.sh
-	@B=$(B) sh bench/report.sh
+	@B=$(B) $(BENCH_PY) bench/report

@@ -6,6 +6,7 @@
 # (no timing assertions): only that a run compared with itself shows no
 # change.
 B=${B:-build}
+PY="/usr/bin/python3 -B"
 dir=$(mktemp -d /var/tmp/tame-bench.XXXXXX)
 copy=$(mktemp -d /var/tmp/tame-bench-copy.XXXXXX)
 trap 'rm -rf "$dir" "$copy"' EXIT
@@ -20,9 +21,9 @@ if ! BENCH_QUICK=1 BENCH_REPORTS="$dir" B="$B" sh bench/run.sh \
 fi
 grep -q '^bench: round 1/1: latency' "$dir/run.log" ||
     no "no progress lines on the terminal"
-BENCH_REPORTS="$dir" B="$B" sh bench/report.sh >"$dir/report.log" 2>&1 ||
-    { cat "$dir/report.log"; no "bench/report.sh failed"; exit 1; }
-grep -q 'error' "$dir/report.log" && no "report.sh said: $(cat "$dir/report.log")"
+BENCH_REPORTS="$dir" B="$B" $PY bench/report >"$dir/report.log" 2>&1 ||
+    { cat "$dir/report.log"; no "bench/report failed"; exit 1; }
+grep -q 'error' "$dir/report.log" && no "bench/report said: $(cat "$dir/report.log")"
 
 md=$dir/latest.md
 for section in '## Machine' '## Targets (DESIGN.md)' \
@@ -145,4 +146,6 @@ printf '%s\n' "$hf" | grep -Ev \
     ' [0-9.]+ +[0-9.]+ +1\.000 [0-9.]+\.\.[0-9.]+ +[0-9.]+\.\.[0-9.]+ +yes$' |
     grep . && no "compare: a whole-command row is malformed or changed"
 sh bench/compare.sh "$dir" > /dev/null 2>&1 && no "compare.sh ran with one argument"
+# the Python runs with -B, and writes nothing beside its sources
+[ -e bench/report/__pycache__ ] && no "bench/report/__pycache__ was written"
 exit $fail
