@@ -83,7 +83,7 @@ Time and CPU: relative change of the row's median and mean, new
 over old minus one (-0.05 is 5% faster); _pvalue: U test over every
 sample (low: the samples differ).  Times in ns (per call, and per
 forked sample for latency/), in µs for fresh/ and phases/.
-""", flush=True)
+""", flush=True)  # before compare.py's warnings, if any
     with tempfile.TemporaryDirectory(prefix="bench-compare.") as tmp:
         files = []
         for name, raw in (("old", old), ("new", new)):

@@ -54,7 +54,8 @@ def _row(name, unit, samples):
 
 
 def _mean(xs):
-    # summed in order, as a reader would (sum() may compensate)
+    # summed in order, as google-benchmark sums (Python 3.12's sum()
+    # compensates, which can change the last digit)
     total = xs[0]
     for x in xs[1:]:
         total += x

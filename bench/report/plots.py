@@ -7,8 +7,9 @@ import subprocess
 from names import label, trapped
 from stats import num
 
-# The whole-command plot's reference bars: tame-cat's ratios before its
-# targets were set against its floor (DESIGN.md), and tame-exec's target.
+# The whole-command plot's grey bars (cat.gp's "target" column), fixed
+# ratios: tame-exec's is its target, tame-cat's are not (its targets are
+# its floor's ratio plus a margin, targets.py, which a bar cannot show).
 CAT_BARS = (("tame-cat 4 KiB", "cat-4k", "1.10"),
             ("tame-cat 100 MB", "cat-100m", "1.05"),
             ("tame-exec /bin/cat 4 KiB", "tame-exec-4k", "1.30"))

@@ -11,8 +11,8 @@ _HF = re.compile(r"hf-(.+)-(\d+)\.json$")
 class Raw:
     """One run's raw directory.  micro.json and machine.json are needed;
     anything else a run may lack (an older run, a port or upstream
-    program not built, a row retired) reads as empty, and its rows are
-    left out of the report."""
+    program not built, a row retired) reads as empty: the report leaves
+    its rows out, or says "not measured" where a target needs it."""
 
     def __init__(self, path):
         self.path = path

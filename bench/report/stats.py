@@ -62,9 +62,10 @@ def shown(x, places):
 
 
 def num(x):
-    """A number printed in full: the shortest text that reads back as
-    the same double, without a fraction when it has none (58, not
-    58.0); as jq prints, for magnitudes below 1e16."""
+    """A number printed in full, as the report has always printed raw
+    figures: the shortest text that reads back as the same double,
+    without a fraction when it has none (58, not 58.0).  For magnitudes
+    below 1e16."""
     if isinstance(x, bool) or not isinstance(x, (int, float)):
         raise TypeError(f"num: {x!r}")
     s = repr(x)
@@ -78,8 +79,8 @@ def sgn(x):
 
 
 def text(v):
-    """A raw value as jq -r prints it: strings as they are, numbers by
-    num(), null as "null"."""
+    """A raw value as the report prints it: strings as they are,
+    numbers by num(), null as "null"."""
     if v is None:
         return "null"
     if isinstance(v, bool):
