@@ -1,6 +1,6 @@
 #!/bin/sh
 # run.sh: run every benchmark of `make bench`; raw results go to
-# reports/raw/ and bench/report.sh turns them into reports/latest.md.
+# reports/raw/ and bench/report/ turns them into reports/latest.md.
 #
 # Micro-benchmarks: each configuration (bench/config.c) and the latency
 # set run in a process of their own, BENCH_ROUNDS times, the order of
@@ -214,7 +214,9 @@ taskset -c "$CPU" "$B/bench/attach" "$ATTACH_N" > "$RAW/attach.jsonl"
 
 # --- whole commands ---------------------------------------------------
 # hf NAME RUNS LABEL1 CMD1 LABEL2 CMD2: BENCH_HF_ROUNDS rounds, the order
-# of the two commands alternating.
+# of the two commands alternating.  The first is the untamed side, the
+# base of the report's ratios: round 1 runs it first, which is how the
+# report and bench-compare tell it.
 hf() {
 	name=$1 runs=${HF_RUNS:-$2} l1=$3 c1=$4 l2=$5 c2=$6 warm=${7:-3}
 	k=1
