@@ -345,7 +345,7 @@ UP_RUNS=5
 [ -n "$BENCH_QUICK" ] && UP_RUNS=2
 # the network client's server, on loopback, for the whole section
 rm -f "$OUT/upstream-port"
-python3 ports/upstream/upstream.py serve "$OUT/upstream-port" &
+python3 -B ports/upstream/upstream.py serve "$OUT/upstream-port" &
 UP_SERVER=$!
 k=0
 while [ ! -s "$OUT/upstream-port" ] && [ $k -lt 100 ]; do
@@ -353,7 +353,7 @@ while [ ! -s "$OUT/upstream-port" ] && [ $k -lt 100 ]; do
 	k=$((k + 1))
 done
 UPSTREAM_SERVE_PORT=$(cat "$OUT/upstream-port" 2>/dev/null) \
-    python3 ports/upstream/upstream.py bench > "$OUT/upstream-rows.tsv"
+    python3 -B ports/upstream/upstream.py bench > "$OUT/upstream-rows.tsv"
 while IFS="$(printf '\t')" read -r p u t f; do
 	# the arguments, the input's directory left out, | escaped for
 	# the report's table
