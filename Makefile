@@ -44,7 +44,7 @@ export B SANITIZE
 # What the project needs regardless of the user's CFLAGS.
 override CFLAGS	+= -std=gnu11 -Wall -Wextra -Wno-missing-field-initializers \
 		   -fPIC -fvisibility=hidden -MMD -MP
-override CPPFLAGS += -D_GNU_SOURCE -Ilib -I$(B)
+override CPPFLAGS += -D_GNU_SOURCE -Ilib -Itools -I$(B)
 # Where Debian keeps the charset converters (a file the base set reads).
 MULTIARCH	:= $(shell $(CC) -print-multiarch 2>/dev/null)
 ifneq ($(MULTIARCH),)
@@ -75,7 +75,8 @@ AUDIT_SRCS	= audit/main.c audit/trace.c audit/parse.c audit/log.c \
 		  audit/verdict.c audit/rerun.c \
 		  audit/classify.c audit/cover.c audit/findings.c \
 		  audit/where.c audit/imports.c audit/coverage.c audit/report.c \
-		  audit/xalloc.c
+		  audit/tree.c audit/report_tree.c audit/profile_out.c \
+		  audit/xalloc.c tools/profile.c
 AUDIT_OBJS	= $(AUDIT_SRCS:%.c=$(B)/%.o)
 AUDIT_LIB_OBJS	= $(filter-out $(B)/audit/main.o,$(AUDIT_OBJS))
 

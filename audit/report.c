@@ -203,7 +203,7 @@ text_suggestion(FILE *f, const struct audit *a, const struct findings *fd,
 }
 
 /* "execve \"/bin/sh\"", or "get_mempolicy: no flag allows it" */
-static void
+void
 blocker_line(FILE *f, const struct audit *a, const struct blocker *b)
 {
 	const char *what = b->need >= 0 ? a->needs[b->need].what : NULL;
@@ -380,7 +380,7 @@ text_warnings(FILE *f, const struct findings *fd)
 
 /* ---- JSON ---- */
 
-static void
+void
 json_str(FILE *f, const char *s)
 {
 	const unsigned char *p;
@@ -403,7 +403,7 @@ json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void
+void
 json_flags(FILE *f, int flags)
 {
 	char buf[256], *p, *save = NULL;
@@ -633,6 +633,8 @@ report_json(FILE *f, const struct audit *a, const struct findings *fd,
 		}
 		fprintf(f, "]\n  }");
 	}
+	if (c->tree != NULL)
+		report_tree_json(f, c->tree);
 	fprintf(f, "\n}\n");
 }
 
@@ -667,4 +669,6 @@ report(FILE *f, const struct audit *a, const struct findings *fd,
 		text_staircase(f, a, fd);
 	}
 	text_warnings(f, fd);
+	if (c->tree != NULL)
+		report_tree_text(f, c->tree, c);
 }

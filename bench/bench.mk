@@ -6,10 +6,14 @@
 #	make bench-build	only build build/bench/micro
 #	make bench-compare OLD=dir NEW=dir
 #				the change, row by row, between two runs'
-#				reports directories (bench/compare.sh)
+#				reports directories (bench/report/compare.py)
 #
 # BENCH_ROUNDS=N (default 5) sets how many times each configuration's
-# process is run; bench/run.sh documents the rest.
+# process is run; bench/run.sh documents the rest.  bench/run.sh runs
+# the programs; the report and the comparison are Python (bench/report/,
+# standard library only, run with -B: no __pycache__ in the tree).
+
+BENCH_PY	= /usr/bin/python3 -B
 
 CXX		?= c++
 BENCH_CXXFLAGS	= -O2 -g -std=gnu++17 -Wall -Wextra
@@ -113,10 +117,10 @@ bench-compare:
 	@if [ -z "$(OLD)" ] || [ -z "$(NEW)" ]; then \
 		echo "usage: make bench-compare OLD=dir NEW=dir" >&2; exit 2; fi
 	@sh .ci/deps.sh
-	@sh bench/compare.sh "$(OLD)" "$(NEW)"
+	@$(BENCH_PY) bench/report/compare.py "$(OLD)" "$(NEW)"
 
 bench:
 	@sh .ci/deps.sh
 	@$(MAKE) --no-print-directory all bench-build
 	@B=$(B) sh bench/run.sh
-	@B=$(B) sh bench/report.sh
+	@B=$(B) $(BENCH_PY) bench/report

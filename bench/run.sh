@@ -1,6 +1,6 @@
 #!/bin/sh
 # run.sh: run every benchmark of `make bench`; raw results go to
-# reports/raw/ and bench/report.sh turns them into reports/latest.md.
+# reports/raw/ and bench/report/ turns them into reports/latest.md.
 #
 # Micro-benchmarks: each configuration (bench/config.c) and the latency
 # set run in a process of their own, BENCH_ROUNDS times, the order of
@@ -214,7 +214,9 @@ taskset -c "$CPU" "$B/bench/attach" "$ATTACH_N" > "$RAW/attach.jsonl"
 
 # --- whole commands ---------------------------------------------------
 # hf NAME RUNS LABEL1 CMD1 LABEL2 CMD2: BENCH_HF_ROUNDS rounds, the order
-# of the two commands alternating.
+# of the two commands alternating.  The first is the untamed side, the
+# base of the report's ratios: round 1 runs it first, which is how the
+# report and bench-compare tell it.
 hf() {
 	name=$1 runs=${HF_RUNS:-$2} l1=$3 c1=$4 l2=$5 c2=$6 warm=${7:-3}
 	k=1
@@ -343,7 +345,7 @@ UP_RUNS=5
 [ -n "$BENCH_QUICK" ] && UP_RUNS=2
 # the network client's server, on loopback, for the whole section
 rm -f "$OUT/upstream-port"
-python3 ports/upstream/upstream.py serve "$OUT/upstream-port" &
+python3 -B ports/upstream/upstream.py serve "$OUT/upstream-port" &
 UP_SERVER=$!
 k=0
 while [ ! -s "$OUT/upstream-port" ] && [ $k -lt 100 ]; do
@@ -351,7 +353,7 @@ while [ ! -s "$OUT/upstream-port" ] && [ $k -lt 100 ]; do
 	k=$((k + 1))
 done
 UPSTREAM_SERVE_PORT=$(cat "$OUT/upstream-port" 2>/dev/null) \
-    python3 ports/upstream/upstream.py bench > "$OUT/upstream-rows.tsv"
+    python3 -B ports/upstream/upstream.py bench > "$OUT/upstream-rows.tsv"
 while IFS="$(printf '\t')" read -r p u t f; do
 	# the arguments, the input's directory left out, | escaped for
 	# the report's table

@@ -1,11 +1,12 @@
 #!/bin/sh
 # make bench, quickly: every benchmark runs once, briefly (BENCH_QUICK=1),
 # into a scratch directory, and the report comes out whole and well
-# formed; bench/compare.sh (make bench-compare) compares the run with a
-# copy of itself and says so row by row.  Numbers are not judged here
-# (no timing assertions): only that a run compared with itself shows no
-# change.
+# formed; bench/report/compare.py (make bench-compare) compares the run
+# with a copy of itself and says so row by row.  Numbers are not judged
+# here (no timing assertions): only that a run compared with itself shows
+# no change.
 B=${B:-build}
+PY="/usr/bin/python3 -B"
 dir=$(mktemp -d /var/tmp/tame-bench.XXXXXX)
 copy=$(mktemp -d /var/tmp/tame-bench-copy.XXXXXX)
 trap 'rm -rf "$dir" "$copy"' EXIT
@@ -20,9 +21,9 @@ if ! BENCH_QUICK=1 BENCH_REPORTS="$dir" B="$B" sh bench/run.sh \
 fi
 grep -q '^bench: round 1/1: latency' "$dir/run.log" ||
     no "no progress lines on the terminal"
-BENCH_REPORTS="$dir" B="$B" sh bench/report.sh >"$dir/report.log" 2>&1 ||
-    { cat "$dir/report.log"; no "bench/report.sh failed"; exit 1; }
-grep -q 'error' "$dir/report.log" && no "report.sh said: $(cat "$dir/report.log")"
+BENCH_REPORTS="$dir" B="$B" $PY bench/report >"$dir/report.log" 2>&1 ||
+    { cat "$dir/report.log"; no "bench/report failed"; exit 1; }
+grep -q 'error' "$dir/report.log" && no "bench/report said: $(cat "$dir/report.log")"
 
 md=$dir/latest.md
 for section in '## Machine' '## Targets (DESIGN.md)' \
@@ -93,9 +94,9 @@ done
 
 # --- bench-compare: the run against a copy of itself -----------------------
 cp -r "$dir/raw" "$copy/raw"
-if ! sh bench/compare.sh "$dir" "$copy" > "$dir/compare.out" 2>&1; then
+if ! $PY bench/report/compare.py "$dir" "$copy" > "$dir/compare.out" 2>&1; then
 	tail -20 "$dir/compare.out"
-	no "bench/compare.sh failed"
+	no "bench/report/compare.py failed"
 	exit 1
 fi
 out=$dir/compare.out
@@ -138,5 +139,8 @@ printf '%s\n' "$hf" | grep -q '^cat-4k  *(ratio) ' ||
 printf '%s\n' "$hf" | grep -Ev \
     ' [0-9.]+ +[0-9.]+ +1\.000 [0-9.]+\.\.[0-9.]+ +[0-9.]+\.\.[0-9.]+ +yes$' |
     grep . && no "compare: a whole-command row is malformed or changed"
-sh bench/compare.sh "$dir" > /dev/null 2>&1 && no "compare.sh ran with one argument"
+$PY bench/report/compare.py "$dir" > /dev/null 2>&1 &&
+    no "compare.py ran with one argument"
+# the Python runs with -B, and writes nothing beside its sources
+[ -e bench/report/__pycache__ ] && no "bench/report/__pycache__ was written"
 exit $fail

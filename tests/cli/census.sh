@@ -16,7 +16,7 @@ trap 'rm -rf "$dir"' EXIT
 chmod 755 "$dir"	# as root the programs run as nobody: they must reach it
 fail=0
 no() { echo "census.sh: $*"; fail=1; }
-census() { /usr/bin/python3 census/census.py --tools "$B" "$@"; }
+census() { /usr/bin/python3 -B census/census.py --tools "$B" "$@"; }
 [ -x "$B/tame-audit" ] && [ -x "$B/tame-exec" ] || { no "build first"; exit 1; }
 
 P=$dir/programs
