@@ -121,10 +121,10 @@ main(int argc, char *argv[])
  * --profile FILE: the profile read and checked before anything runs,
  * then CMD with the shim and TAME_EXEC_PROFILE, the profile's absolute
  * path, for every program of the tree to read as it starts: so it must
- * be a regular file.  CMD itself, if listed, is checked as -f checks it.
- * No no_new_privs here: a program the profile does not list runs as it
- * would, set-user-ID ones with their privileges (a listed one is not
- * run: the shim's exec wrappers see to it in the tree).
+ * be a regular file.  CMD itself, if listed, is checked as -f checks it,
+ * and as the shim's exec wrappers check the programs of the tree.  No
+ * no_new_privs here: a program the profile does not list runs as it
+ * would, set-user-ID ones with their privileges.
  */
 static void
 run_profile(const char *file, char *argv[])
@@ -132,6 +132,7 @@ run_profile(const char *file, char *argv[])
 	static char var[sizeof("TAME_EXEC_PROFILE=") + PATH_MAX];
 	char abs[PATH_MAX], cmd[PATH_MAX], preload[PATH_MAX];
 	char why[PATH_MAX + 600];
+	const char *untamed;
 	struct profile p = { 0 };
 	struct stat st;
 	struct exe x;
@@ -148,10 +149,14 @@ run_profile(const char *file, char *argv[])
 	if (find_command(argv[0], cmd, sizeof(cmd)) == -1)
 		err(errno == ENOENT || errno == ENOTDIR ? 127 : 126, "%s",
 		    argv[0]);
+	/* the shim must load in it: no no_new_privs, so no set-ID one */
 	if (exe_find(AT_FDCWD, cmd, 0, &x) == 0) {
 		if (profile_find(&p, x.path) != NULL) {
 			require_dynamic(argv[0], cmd, 0);
-			refuse_privileged(argv[0], cmd);
+			if ((untamed = exe_untamed(&x)) != NULL)
+				errx(126, "%s is listed in %s but %s: it would "
+				    "run untamed; not run", x.path, abs,
+				    untamed);
 		}
 		exe_close(&x);
 	}
