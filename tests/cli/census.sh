@@ -143,8 +143,15 @@ while left=$(pgrep -d, -f "$P") && [ $i -lt 1200 ]; do
 	i=$((i + 1))
 done
 [ -z "$left" ] || no "left running: $(ps -o pid,args -p "$left")"
-new=$(find /tmp -maxdepth 1 -newer "$dir/start" \( -name 'tame-audit.*' -o \
-    -user nobody \) 2>/dev/null | head -3)
+# In /tmp: what the programs made (as nobody, where we are root), and
+# the log of an audit of theirs (it names them).  Other runs of
+# tame-audit on this machine may have logs there meanwhile.
+new=$( {
+	find /tmp -maxdepth 1 -newer "$dir/start" -user nobody \
+	    ! -name 'tame-audit.*'
+	find /tmp -maxdepth 1 -newer "$dir/start" -name 'tame-audit.*' \
+	    -exec grep -l -F "$P" {} +
+} 2>/dev/null | head -3)
 [ -z "$new" ] || no "left in /tmp: $new"
 [ -e "$dir/work/scratch" ] && [ -n "$(ls -A "$dir/work/scratch")" ] &&
     no "scratch directories left: $(ls "$dir/work/scratch" | head -3)"
