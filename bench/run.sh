@@ -343,12 +343,15 @@ saved_rounds=$HF_ROUNDS
 HF_ROUNDS=${BENCH_UPSTREAM_ROUNDS:-1}
 UP_RUNS=5
 [ -n "$BENCH_QUICK" ] && UP_RUNS=2
-# the network client's server, on loopback, for the whole section
+# the network client's server, on loopback, for the whole section; its
+# port file appears once it listens (waited for while it lives: two
+# minutes only end a wait for one that hangs)
 rm -f "$OUT/upstream-port"
 python3 -B ports/upstream/upstream.py serve "$OUT/upstream-port" &
 UP_SERVER=$!
 k=0
-while [ ! -s "$OUT/upstream-port" ] && [ $k -lt 100 ]; do
+while [ ! -s "$OUT/upstream-port" ] && kill -0 "$UP_SERVER" 2>/dev/null &&
+    [ $k -lt 1200 ]; do
 	sleep 0.1
 	k=$((k + 1))
 done
