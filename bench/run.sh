@@ -18,6 +18,7 @@
 #
 # Environment: B (build dir), BENCH_ROUNDS (5), BENCH_REPS (5),
 # BENCH_MIN_TIME (0.1 s), BENCH_HF_ROUNDS (25), BENCH_EXEC_ROUNDS (13),
+# BENCH_TREE_ROUNDS (5), BENCH_SUITE_ROUNDS (3),
 # BENCH_IL_ROUNDS (6000), BENCH_FRESH (201), BENCH_ATTACH (101), BENCH_CPU,
 # BENCH_REPORTS (reports: where raw/ goes).  BENCH_QUICK=1 runs every
 # benchmark once, briefly, on a 4 MiB "big" file, into $B/bench/quick
@@ -273,6 +274,62 @@ hf tame-exec-sort 20 sort "sort $TEXT" \
     tame-exec "$B/tame-exec -f stdio,rpath -- sort $TEXT"
 hf tame-exec-sha256sum 40 sha256sum "sha256sum $TEXT" \
     tame-exec "$B/tame-exec -f stdio,rpath -- sha256sum $TEXT"
+HF_ROUNDS=$saved_rounds
+
+# --- process trees: tame-exec --profile ---------------------------------
+# A profile that tame-audit --profile writes from a run of the command
+# line tames each program of the tree with its own flags as it starts
+# (the shim reads the profile in every program).  A pipeline and a small
+# test suite (bench/suite.sh: some twenty commands and a make) under
+# their profiles against bare, the pipeline also under tame-exec's floor
+# (its shim loads a 1-instruction filter for each listed program); then
+# what the profile itself costs a start: /bin/cat under -f stdio,rpath
+# against the same under a profile whose one line gives cat those flags
+# (tame-exec reads and checks the profile, the shim reads it again and
+# looks the program up).  The pipeline and the suite take tenths of a
+# second a run, so fewer rounds of a few runs: the pipeline's
+# BENCH_TREE_ROUNDS (5), the suite's BENCH_SUITE_ROUNDS (3); cat's
+# BENCH_EXEC_ROUNDS of 30.
+PIPE="sort $TEXT | uniq -c | sort -rn | head -n 5"
+SUITE_DIR=$OUT/suite
+mkdir -p "$SUITE_DIR"
+SUITE="sh bench/suite.sh $TEXT $SUITE_DIR"
+# profile NAME CMD...: tame-audit --profile writes $OUT/NAME.prof from a
+# run of CMD, kept in raw/ as profile-NAME.txt; it must list sort
+profile() {
+	name=$1 prof=$OUT/$1.prof
+	shift
+	echo "bench: tame-audit --profile $prof"
+	"$B/tame-audit" --profile "$prof" -o "$prof.audit" -- "$@" \
+	    > /dev/null || {
+		echo "bench: tame-audit --profile failed: $*" >&2
+		exit 1
+	}
+	grep -q "^$(readlink -f "$(command -v sort)") " "$prof" || {
+		echo "bench: $prof lists no sort" >&2
+		exit 1
+	}
+	cp "$prof" "$RAW/profile-$name.txt"
+}
+profile pipeline sh -c "$PIPE"
+profile suite sh bench/suite.sh "$TEXT" "$SUITE_DIR"
+saved_rounds=$HF_ROUNDS
+HF_ROUNDS=${BENCH_TREE_ROUNDS:-5}
+[ -n "$BENCH_QUICK" ] && HF_ROUNDS=1
+hf tame-exec-pipeline 4 pipeline "sh -c '$PIPE'" \
+    tame-exec "$B/tame-exec --profile $OUT/pipeline.prof -- sh -c '$PIPE'" 1
+hf exec-floor-pipeline 4 pipeline "sh -c '$PIPE'" \
+    exec-floor "$B/bench/exec-floor/tame-exec --profile $OUT/pipeline.prof \
+    -- sh -c '$PIPE'" 1
+HF_ROUNDS=${BENCH_SUITE_ROUNDS:-3}
+[ -n "$BENCH_QUICK" ] && HF_ROUNDS=1
+hf tame-exec-suite 3 suite "$SUITE" \
+    tame-exec "$B/tame-exec --profile $OUT/suite.prof -- $SUITE" 1
+HF_ROUNDS=${BENCH_EXEC_ROUNDS:-13}
+[ -n "$BENCH_QUICK" ] && HF_ROUNDS=1
+printf '%s stdio,rpath\n' "$(readlink -f /bin/cat)" > "$OUT/cat.prof"
+hf profile-4k 30 tame-exec-f "$B/tame-exec -f stdio,rpath -- /bin/cat $SMALL" \
+    tame-exec-prof "$B/tame-exec --profile $OUT/cat.prof -- /bin/cat $SMALL"
 HF_ROUNDS=$saved_rounds
 
 # --- the ports --------------------------------------------------------
