@@ -214,12 +214,15 @@ echo "bench: attach by program shape, $ATTACH_N samples"
 taskset -c "$CPU" "$B/bench/attach" "$ATTACH_N" > "$RAW/attach.jsonl"
 
 # --- whole commands ---------------------------------------------------
-# hf NAME RUNS LABEL1 CMD1 LABEL2 CMD2: BENCH_HF_ROUNDS rounds, the order
-# of the two commands alternating.  The first is the untamed side, the
-# base of the report's ratios: round 1 runs it first, which is how the
-# report and bench-compare tell it.
+# hf NAME RUNS LABEL1 CMD1 LABEL2 CMD2 [WARMUPS [PREPARE]]:
+# BENCH_HF_ROUNDS rounds, the order of the two commands alternating.
+# The first is the untamed side, the base of the report's ratios: round
+# 1 runs it first, which is how the report and bench-compare tell it.
+# WARMUPS (3) runs of each come first; PREPARE, a command, runs before
+# every run of either (hyperfine --prepare, untimed).
 hf() {
 	name=$1 runs=${HF_RUNS:-$2} l1=$3 c1=$4 l2=$5 c2=$6 warm=${7:-3}
+	prep=$8
 	k=1
 	while [ "$k" -le "$HF_ROUNDS" ]; do
 		echo "bench: hyperfine $name round $k/$HF_ROUNDS"
@@ -228,6 +231,7 @@ hf() {
 		else
 			set -- -n "$l2" "$c2" -n "$l1" "$c1"
 		fi
+		[ -n "$prep" ] && set -- --prepare "$prep" "$@"
 		taskset -c "$CPU" hyperfine -N --warmup "$warm" --runs "$runs" \
 		    --style basic --export-json "$RAW/hf-$name-$k.json" "$@" \
 		    > "$OUT/hf-$name-$k.log" 2>&1 || {
@@ -445,6 +449,18 @@ hf strace-100m 2 strace "$ST $B/ports/cat-untamed $BIG" \
     tame-audit "$TA $B/ports/cat-untamed $BIG" 1
 hf audit-ls 10 ls "ls -l /usr/bin" tame-audit "$TA ls -l /usr/bin" 1
 hf strace-ls 10 strace "$ST ls -l /usr/bin" tame-audit "$TA ls -l /usr/bin" 1
+# A whole test suite (bench/suite.sh, above) audited into a profile,
+# against the bare suite and against strace alone: seconds a run, so
+# BENCH_SUITE_ROUNDS (3) rounds of 2.  Each run writes the profile anew:
+# hyperfine --prepare removes it and its kept log before every run, or
+# each would merge every run before it.
+HF_ROUNDS=${BENCH_SUITE_ROUNDS:-3}
+[ -n "$BENCH_QUICK" ] && HF_ROUNDS=1
+TAP="$B/tame-audit -o /dev/null --profile $OUT/suite-audit.prof --"
+NOPROF="rm -rf $OUT/suite-audit.prof $OUT/suite-audit.prof.runs"
+hf audit-suite 2 suite "$SUITE" tame-audit "$TAP $SUITE" 1 "$NOPROF"
+hf strace-suite 2 strace "$ST $SUITE" tame-audit "$TAP $SUITE" 1 "$NOPROF"
+HF_ROUNDS=$AUDIT_ROUNDS
 # Reading a kept log: tame-audit --from-log against wc -l of the same.
 PARSE_DIR=/usr/lib
 [ -n "$BENCH_QUICK" ] && PARSE_DIR=/usr/bin
