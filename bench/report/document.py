@@ -1,9 +1,11 @@
 """reports/latest.md: the report's prose around its tables, in the order
 a reader needs it (the machine, the targets, then how each was
 measured)."""
+import re
+
 import tables
 import targets
-from stats import num, text
+from stats import num, shown, text
 
 
 def latest(run):
@@ -272,11 +274,12 @@ of 5 runs). Target: tamed <= the floor's ratio + {targets.UPSTREAM_LIMIT}.
 
 
 def _whole(run, m):
+    trees = ", for the process trees" if _trees(run) else ""
     return f"""
 ## Whole commands (hyperfine)
 
 `hyperfine -N --warmup 3`, {m("hf_rounds")} rounds per comparison with the
-command order alternating (fewer for tame-exec on ls, sort and sha256sum
+command order alternating (fewer for tame-exec on ls, sort and sha256sum{trees}
 and for tame-audit: the runs column counts them), all runs pooled. \
 tame-cat and cat-untamed are
 the same source (`ports/cat/cat.c`, -DNO_TAME for the latter), both linked
@@ -293,8 +296,7 @@ shows how much of tame-cat's extra time the bigger binary costs
 tame-cat's own object with tame() replaced by a 1-instruction RET ALLOW
 filter (`bench/floor.c`): what attaching any filter at all, and running
 and exiting under one, costs a whole cat on this machine, the floor that
-tame-cat's ratio is to be read against.
-
+tame-cat's ratio is to be read against.""".split("\n") + _trees(run) + """
 The headline ratio is the median over rounds of each round's ratio of
 medians: the two commands of a round ran back to back, so slow phases of
 the shared VM mostly cancel. Pooled medians mix rounds and can mislead
@@ -306,6 +308,58 @@ disturbed ones.
 ![cat 4 KiB CDF](cat-4k-cdf.svg)
 
 ![tame-exec CDF](tame-exec-cdf.svg)""".split("\n")
+
+
+def _trees(run):
+    """What the process trees' rows measure, with their figures; nothing
+    for a run without them."""
+    names = ("tame-exec-pipeline", "exec-floor-pipeline", "tame-exec-suite",
+             "profile-4k", "audit-suite", "strace-suite")
+    c = {n: run.compare(n) for n in names}
+    if not any(c.values()):
+        return []
+
+    def ratio(name):
+        return "-x" if c[name] is None else f"{c[name].ratio:.3f}x"
+    t, f = c["tame-exec-pipeline"], c["exec-floor-pipeline"]
+    beyond = "-" if t is None or f is None else \
+        f"{shown(t.ratio - f.ratio, 3):+.3f}"
+    p = c["profile-4k"]
+    lookup = "-" if p is None else f"{(p.tamed_ms - p.base_ms) * 1000:+.0f}"
+    return f"""
+Process trees (`tame-exec --profile`): each profile is the one
+`tame-audit --profile` wrote from a run of the same command line in the
+run's setup (raw/profile-pipeline.txt and raw/profile-suite.txt), each
+program with the least flags it needed; {_profile(run, "pipeline")} for the
+pipeline, {_profile(run, "suite")} for the suite. Every program of the
+tree, listed or not, loads the shim, which reads the profile as it
+starts. The pipeline under its profile: {ratio("tame-exec-pipeline")} bare;
+its floor, the same launcher and shim loading a 1-instruction filter for
+each listed program: {ratio("exec-floor-pipeline")}; beyond the floor:
+{beyond}. The suite (bench/suite.sh: some twenty commands of the base system
+on the same text, each checked, and a make whose recipe is a pipeline)
+under its profile: {ratio("tame-exec-suite")} bare. What the profile costs
+one start against `-f` with the same flags (tame-exec reads and checks
+the profile, the shim reads it again and looks the program up): /bin/cat
+of the 4 KiB file under a profile whose one line gives it stdio,rpath,
+{ratio("profile-4k")} `tame-exec -f stdio,rpath` ({lookup} µs a run, the
+medians). `tame-audit --profile` auditing the whole suite, writing the
+profile anew every run (hyperfine removes it and its kept log before
+each): {ratio("audit-suite")} the bare suite, {ratio("strace-suite")} strace
+alone (`strace -f` as tame-audit runs it, writing nowhere).""".split("\n")
+
+
+def _profile(run, name):
+    """What the profile NAME lists and leaves out, as a clause."""
+    lines = run.raw.profiles.get(name)
+    if lines is None:
+        return "(no profile in raw/)"
+    listed = [x for x in lines if not x.startswith("#")]
+    out = [x[2:].split(":")[0].rsplit("/", 1)[-1] for x in lines
+           if re.match(r"# /\S+: ", x)]
+    return (f"{len(listed)} programs listed"
+            + (f" ({', '.join(out)} left out: they run untamed)"
+               if out else ""))
 
 
 def _libseccomp_optimize(run):

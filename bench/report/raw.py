@@ -29,6 +29,8 @@ class Raw:
         self.fresh = {n: _lines(f) for n, f in self._named("fresh")}
         self.phases = {n: [json.loads(line) for line in _lines(f)]
                        for n, f in self._named("phases")}
+        # the profiles tame-audit --profile wrote for the process trees
+        self.profiles = {n: _lines(f) for n, f in self._named("profile")}
         attach = os.path.join(path, "attach.jsonl")
         self.attach = [json.loads(line) for line in _lines(attach)] \
             if os.path.exists(attach) else []

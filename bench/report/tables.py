@@ -342,6 +342,10 @@ WHOLE = (
     ("strace-100m", "cat-untamed 100 MB: strace alone vs tame-audit", True),
     ("audit-ls", "ls -l /usr/bin: bare vs tame-audit", True),
     ("strace-ls", "ls -l /usr/bin: strace alone vs tame-audit", True),
+    ("audit-suite", "a test suite (bench/suite.sh): bare vs tame-audit "
+     "--profile, writing the suite's profile", True),
+    ("strace-suite", "the test suite: strace alone vs tame-audit --profile",
+     True),
     ("tame-exec-ls", "ls -l /usr/bin: bare vs tame-exec -f stdio,rpath,getpw",
      True),
     ("tame-exec-grep", "grep -c 99 (1 MB): bare vs tame-exec -f stdio,rpath",
@@ -349,6 +353,16 @@ WHOLE = (
     ("tame-exec-sort", "sort (1 MB): bare vs tame-exec -f stdio,rpath", True),
     ("tame-exec-sha256sum", "sha256sum (1 MB): bare vs tame-exec -f "
      "stdio,rpath", True),
+    ("tame-exec-pipeline", "sh -c 'sort (1 MB) \\| uniq -c \\| sort -rn "
+     "\\| head -n 5': bare vs tame-exec --profile (each program its "
+     "audited flags)", True),
+    ("exec-floor-pipeline", "(floor) the same pipeline: bare vs tame-exec's "
+     "launcher and shim with a 1-instruction filter, the same profile",
+     False),
+    ("tame-exec-suite", "the test suite (bench/suite.sh): bare vs tame-exec "
+     "--profile", True),
+    ("profile-4k", "(profile) /bin/cat 4 KiB file: tame-exec -f stdio,rpath "
+     "vs tame-exec --profile giving cat stdio,rpath", False),
     ("audit-parse", "kept log of ls -lR: wc -l vs tame-audit --from-log",
      False))
 
