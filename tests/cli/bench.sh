@@ -86,6 +86,39 @@ for row in "of which the kernel's own, at one tame()" "and libtame's: tame1" \
 	grep -F "$row" "$md" | grep -Eq 'worst [^:]*: [+-][0-9.]+ ns' ||
 	    no "the targets have no numbers for '$row'"
 done
+# the process trees: each row in the whole-command table with its
+# figures, the profiles tame-audit --profile wrote kept in raw/, the
+# paragraph's figures, and every audited run of the suite writing its
+# profile anew (one kept log, not one a run)
+whole=$(sed -n '/^## Whole commands/,/^## /p' "$md")
+for row in "vs tame-exec --profile (each program its audited flags)" \
+    "(floor) the same pipeline: bare vs" \
+    "the test suite (bench/suite.sh): bare vs tame-exec --profile" \
+    "(profile) /bin/cat 4 KiB file: tame-exec -f stdio,rpath vs" \
+    "a test suite (bench/suite.sh): bare vs tame-audit --profile" \
+    "the test suite: strace alone vs tame-audit --profile"; do
+	printf '%s\n' "$whole" | grep -F "$row" |
+	    grep -Eq '\| [0-9.]+ \| [0-9.]+ \| (\*\*)?[0-9.]+x(\*\*)? \|' ||
+	    no "the whole-command table has no numbers for '$row'"
+done
+for p in pipeline suite; do
+	grep -q "^$(readlink -f "$(command -v sort)") stdio" \
+	    "$dir/raw/profile-$p.txt" || no "raw/ has no $p profile listing sort"
+done
+trees=$(sed -n '/^Process trees (.tame-exec --profile.)/,/^$/p' "$md" |
+    tr '\n' ' ')
+[ "$(printf '%s\n' "$trees" | grep -Eo '[0-9]+ programs listed' |
+    grep -c .)" -eq 2 ] || no "the process trees' paragraph counts no programs"
+for want in 'bare; its floor' 'beyond the floor: [+-][0-9.]+\.' \
+    'profile: [0-9.]+x bare\. What' '\([+-][0-9]+ µs a run' \
+    '[0-9.]+x the bare suite, [0-9.]+x strace alone'; do
+	printf '%s\n' "$trees" | grep -Eq "$want" ||
+	    no "the process trees' paragraph has no '$want'"
+done
+printf '%s\n' "$trees" | grep -q ' -x' &&
+    no "the process trees' paragraph misses a row"
+[ "$(find "$B/bench/out/suite-audit.prof.runs" -type f | grep -c .)" -eq 1 ] ||
+    no "tame-audit --profile's runs of the suite merged (hyperfine --prepare)"
 for svg in syscalls latency cat cat-4k-cdf tame-exec-cdf; do
 	f=$dir/$svg.svg
 	[ -s "$f" ] && head -c 200 "$f" | grep -q '<svg\|<?xml' &&
@@ -130,7 +163,8 @@ printf '%s\n' "$il" | grep -Ev ' [+-]0\.0 yes$' | grep . &&
 # with old and new medians, their ratio 1.000 and overlapping rounds
 hf=$(sed -n '/^## Whole commands/,$p' "$out" | sed '1,/^row  *command /d')
 for n in cat-4k floor-4k cat-100m tame-exec-4k audit-100m strace-ls \
-    port-wc; do
+    port-wc tame-exec-pipeline exec-floor-pipeline tame-exec-suite \
+    profile-4k audit-suite strace-suite; do
 	[ "$(printf '%s\n' "$hf" | grep -c "^$n ")" -eq 3 ] ||
 	    no "compare: $n has not three rows"
 done
