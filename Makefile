@@ -78,6 +78,10 @@ SONAME		= libtame.so.$(VERSION_MAJOR)
 
 TOOLS		= $(B)/tame-exec $(B)/libtame-preload.so $(B)/tame-policy \
 		  $(B)/tame-audit
+# The preloaded shim: its constructor, its exec wrappers, and what they
+# share with tame-exec (the profile, what an exec runs).
+SHIM_SRCS	= tools/preload.c tools/preload-exec.c tools/profile.c \
+		  tools/exe.c
 MANS		= $(B)/man/tame.3 $(B)/man/tame-exec.1 $(B)/man/tame-audit.1
 
 # tame-audit, by stage (audit/audit.h says which file does what).
@@ -85,7 +89,8 @@ AUDIT_SRCS	= audit/main.c audit/trace.c audit/parse.c audit/log.c \
 		  audit/verdict.c audit/rerun.c \
 		  audit/classify.c audit/cover.c audit/findings.c \
 		  audit/where.c audit/imports.c audit/coverage.c audit/report.c \
-		  audit/xalloc.c
+		  audit/tree.c audit/report_tree.c audit/profile_out.c \
+		  audit/xalloc.c tools/profile.c
 AUDIT_OBJS	= $(AUDIT_SRCS:%.c=$(B)/%.o)
 AUDIT_LIB_OBJS	= $(filter-out $(B)/audit/main.o,$(AUDIT_OBJS))
 
@@ -124,8 +129,7 @@ $(B)/libtame-preload.so $(B)/ubsan/%.o $(B)/tests/tools/%: \
 $(B)/libtame.a: $(B)/lib/sanitize.o	# before anything links libtame.a
 $(B)/ports/% $(B)/bench/micro $(B)/bench/fresh $(B)/bench/phases: \
     private SAN_TAMED = $(B)/lib/sanitize.o
-HANDOVER_OBJS	= $(B)/ubsan/tools/handover.o $(B)/ubsan/libtame.a
-PRELOAD_OBJS	= $(B)/ubsan/tools/preload.o $(HANDOVER_OBJS)
+PRELOAD_OBJS	= $(SHIM_SRCS:%.c=$(B)/ubsan/%.o) $(B)/ubsan/libtame.a
 $(B)/ubsan/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
@@ -191,11 +195,11 @@ $(B)/libtame.so.$(VERSION): $(LIB_OBJS) lib/libtame.map
 # about 0.5 ms more to start here, more than everything else tame-exec
 # adds.  musl needs the kernel's headers alone on its include path.
 MUSL_CC		?= $(shell command -v musl-gcc 2>/dev/null)
-EXEC_SRCS	= tools/tame-exec.c tools/handover.c lib/flags.c \
-		  lib/landlock.c lib/compile.c lib/match.c lib/policy.c \
-		  lib/sysnames.c lib/gate.c lib/prebuilt.c
+EXEC_SRCS	= tools/tame-exec.c tools/profile.c tools/exe.c \
+		  lib/flags.c lib/landlock.c lib/compile.c \
+		  lib/match.c lib/policy.c lib/sysnames.c lib/gate.c
 ifneq ($(MUSL_CC),)
-EXEC_OBJS	= $(EXEC_SRCS:%.c=$(B)/musl/%.o) $(B)/musl/gen/precompiled.o
+EXEC_OBJS	= $(EXEC_SRCS:%.c=$(B)/musl/%.o)
 
 $(B)/musl/kernel-headers:
 	@mkdir -p $@
@@ -208,23 +212,15 @@ $(B)/musl/%.o: %.c $(B)/sysnames.h | $(B)/musl/kernel-headers
 	$(MUSL_CC) $(CPPFLAGS) -isystem $(B)/musl/kernel-headers $(CFLAGS) \
 	    -c $< -o $@
 
-$(B)/musl/gen/precompiled.o: $(B)/gen/precompiled.c | $(B)/musl/kernel-headers
-	@mkdir -p $(@D)
-	$(MUSL_CC) $(CPPFLAGS) -isystem $(B)/musl/kernel-headers $(CFLAGS) \
-	    -c $< -o $@
-
 $(B)/tame-exec: $(EXEC_OBJS)
 	$(MUSL_CC) -static -Wl,--build-id $(LDFLAGS) -o $@ $(EXEC_OBJS)
 else
-$(B)/tame-exec: $(B)/tools/tame-exec.o $(B)/tools/handover.o $(B)/libtame.a
-	$(CC) -static $(LDFLAGS) -o $@ $(B)/tools/tame-exec.o \
-	    $(B)/tools/handover.o $(B)/libtame.a
+EXEC_OBJS	= $(B)/tools/tame-exec.o $(B)/tools/profile.o $(B)/tools/exe.o
+$(B)/tame-exec: $(EXEC_OBJS) $(B)/libtame.a
+	$(CC) -static $(LDFLAGS) -o $@ $(EXEC_OBJS) $(B)/libtame.a
 endif
 
-# The handover (tools/handover.c) with the library: the shim's, and the
-# test launcher's that plays tame-exec (tests/tools/handover.c).
-HANDOVER_OBJS	?= $(B)/tools/handover.o $(B)/libtame.a
-PRELOAD_OBJS	?= $(B)/tools/preload.o $(HANDOVER_OBJS)
+PRELOAD_OBJS	?= $(SHIM_SRCS:%.c=$(B)/%.o) $(B)/libtame.a
 $(B)/libtame-preload.so: $(PRELOAD_OBJS)
 	$(CC) -shared $(LDFLAGS) -o $@ $(PRELOAD_OBJS)
 

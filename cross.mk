@@ -23,7 +23,7 @@ CROSS_PC	= $(CROSS_ROOT)/usr/lib/aarch64-linux-gnu/pkgconfig
 ARM32_CC	= arm-linux-gnueabihf-gcc
 
 cross-arm64: deps
-	@/usr/bin/python3 tests/kernels/userland.py arm64
+	@/usr/bin/python3 -B tests/kernels/userland.py arm64
 	@$(MAKE) --no-print-directory B=$(CROSS_B) \
 	    CC='aarch64-linux-gnu-gcc --sysroot=$(CROSS_ROOT)' \
 	    AR=aarch64-linux-gnu-ar MUSL_CC= \

@@ -188,6 +188,9 @@ enum blocker_kind {
 				   preload into it */
 	BLOCK_LOG,		/* lines of the log not understood: their
 				   calls are not counted */
+	BLOCK_UNREACHED,	/* a program of a tree that ran without the
+				   shim (set-ID, file capabilities, a
+				   cleared environment) */
 };
 
 struct blocker {

@@ -30,6 +30,7 @@
 #include "audit.h"
 #include "parse.h"
 #include "policy.h"
+#include "tree.h"
 
 #define CALL_TEXT_MAX	200	/* evidence: the first this many bytes */
 
@@ -46,10 +47,17 @@ struct early {
 struct image {			/* a process image: threads share it */
 	int	 tgid;
 	int	 decl;		/* the marker in force, or -1 */
-	int	 dead;		/* exec'd after its marker */
+	int	 dead;		/* exec'd after its marker, or forked from
+				   such an image: its markers are a tree's */
 	char	*exe;
 	struct early *early;	/* its calls before the marker */
 	int	 nearly, ecap;
+	/* a tree's reading (tree.c): */
+	int	 prog;		/* its program, or -1 before its marker */
+	int	 starter;	/* the program that started it, or -1 */
+	char	*real;		/* the shim's "tame-exe:" marker */
+	int	 calls;		/* calls made before any marker */
+	int	 first;		/* the run's first image: the launcher */
 };
 
 struct task {
@@ -60,6 +68,7 @@ struct task {
 	int	 forked_decl;	/* the parent's marker when its clone
 				   returned: -2 until then */
 	int	 forked_dead;
+	int	 forked_image;	/* the parent's image then */
 };
 
 /* A descriptor made by a call that a soft denial could refuse. */
@@ -86,6 +95,9 @@ struct peer {
 };
 
 struct procs {
+	struct audit	*whole;		/* the command's audit, or NULL */
+	struct tree	*tree;		/* or each program's (tree.h) */
+	int		 run;
 	struct task	*tasks;
 	int		 ntasks, cap;
 	struct image	*images;
@@ -259,8 +271,28 @@ new_image(struct procs *p, int tgid, int decl, const char *exe)
 		    sizeof(*p->images));
 	}
 	p->images[p->nimages] = (struct image){ .tgid = tgid, .decl = decl,
-	    .exe = exe != NULL ? xstrdup(exe) : NULL };
+	    .exe = exe != NULL ? xstrdup(exe) : NULL, .prog = -1,
+	    .starter = -1, .first = p->nimages == 0 };
 	return p->nimages++;
+}
+
+/*
+ * A forked child's image: its parent's (by index: new_image may move the
+ * array) as it was when the clone returned, the same program and the
+ * same marker in force.
+ */
+static int
+fork_image(struct procs *p, int tgid, int parent, int decl, int dead)
+{
+	int im = new_image(p, tgid, dead ? -1 : decl, p->images[parent].exe);
+	struct image *c = &p->images[im];
+
+	c->dead = dead;
+	c->prog = decl >= 0 ? p->images[parent].prog : -1;
+	c->starter = p->images[parent].starter;
+	if (c->prog >= 0 && p->tree != NULL)
+		tree_process(p->tree, c->prog);
+	return im;
 }
 
 /* The image a pid's calls belong to, made on its first line. */
@@ -287,11 +319,11 @@ image_of(struct procs *p, int pid)
 			 */
 			pi = &p->images[parent->image];
 			if (t->forked_decl != -2)
-				im = new_image(p, pid, t->forked_dead ? -1 :
-				    t->forked_decl, pi->exe);
+				im = fork_image(p, pid, t->forked_image,
+				    t->forked_decl, t->forked_dead);
 			else
-				im = new_image(p, pid, pi->dead ? -1 : pi->decl,
-				    pi->exe);
+				im = fork_image(p, pid, parent->image,
+				    pi->decl, pi->dead);
 			t = task(p, pid);
 			t->image = im;
 		}
@@ -355,6 +387,26 @@ marker(const struct st_event *ev)
 	if (*end != '\0' || flags < 0 || flags > TAME_ALL)
 		return -1;
 	return (int)flags;
+}
+
+/*
+ * The shim's marker of the program's real path, under TAME_EXEC_TREE:
+ * write(-1, "tame-exe:/usr/bin/sort", n).  Copies the path into buf.
+ */
+static int
+exe_marker(const struct st_event *ev, char *buf, size_t len)
+{
+	char s[PATH_MAX + 16];
+	long long fd;
+	int trunc;
+
+	if (strcmp(ev->name, "write") != 0 || ev->nargs < 2 ||
+	    st_number(ev->argv[0], ev->argl[0], &fd) == -1 || fd != -1 ||
+	    st_string(ev->argv[1], ev->argl[1], s, sizeof(s), &trunc) < 0 ||
+	    trunc || strncmp(s, "tame-exe:/", 10) != 0 || strlen(s + 9) >= len)
+		return 0;
+	memcpy(buf, s + 9, strlen(s + 9) + 1);
+	return 1;
 }
 
 /* The call as evidence: "openat(...) = 3", its arguments shortened. */
@@ -528,23 +580,28 @@ early_classify(struct audit *a, struct image *im)
 	early_drop(im);
 }
 
+/* A clone that returned: the child's state as its parent's now. */
 static void
-event(struct audit *a, struct procs *p, struct run *r, int run,
-    const struct st_event *ev, int from_exec, struct evidence **frames_to)
+note_clone(struct procs *p, struct image *im, const struct st_event *ev)
 {
-	struct image *im;
-	struct call_text t;
-	struct fdnote *note;
-	int flags, need;
+	struct task *child;
+	int index = (int)(im - p->images);
 
-	if (ev->kind == ST_FRAME) {
-		if (a->keep_frames && frames_to[0] != NULL)
-			add_frame(frames_to[0], ev);
-		if (a->keep_frames && frames_to[1] != NULL)
-			add_frame(frames_to[1], ev);
+	if (!ev->returned || ev->ret <= 0 || !creates_task(ev->name,
+	    strlen(ev->name)))
 		return;
+	child = task(p, (int)ev->ret);	/* may move the tasks, not images */
+	if (child->image < 0) {
+		child->forked_decl = im->decl;
+		child->forked_dead = im->dead;
+		child->forked_image = index;
 	}
-	frames_to[0] = frames_to[1] = NULL;
+}
+
+/* The run's first process: its status is the command's. */
+static void
+note_end(struct run *r, const struct st_event *ev)
+{
 	if (r->pid == 0)
 		r->pid = ev->pid;
 	if (ev->pid == r->pid && ev->kind == ST_EXITED) {
@@ -554,18 +611,54 @@ event(struct audit *a, struct procs *p, struct run *r, int run,
 		r->exited = 2;
 		snprintf(r->signame, sizeof(r->signame), "%s", ev->name);
 	}
+}
+
+/* One call of a marked image, classified into its audit a. */
+static void
+count_call(struct audit *a, struct procs *p, struct run *r, int run,
+    struct image *im, const struct st_event *ev, struct evidence **frames_to)
+{
+	struct call_text t;
+	struct fdnote *note;
+	int need;
+
+	peer_use(a, p, im->tgid, ev);
+	note = fd_note(p, im->tgid, ev);
+	t = (struct call_text){ .name = ev->name, .args = ev->args,
+	    .len = ev->args_len, .nargs = ev->nargs, .argv = ev->argv,
+	    .argl = ev->argl, .ret = ev->ret, .err = ev->err,
+	    .returned = ev->returned, .tgid = im->tgid,
+	    .creator = note != NULL ? note->need : -1 };
+	/* a UDP connect: the resolver's, until data moves (struct peer) */
+	if ((t.udp_probe = udp_connect(ev)))
+		peer_add(p, &t, ev, need = classify(a, &t), im->decl, run);
+	else
+		need = classify(a, &t);
+	fd_track(a, p, im->tgid, ev, need);
+	r->calls++;
+	observe(a, need, im->decl, run, ev, frames_to);
+}
+
+static void
+event(struct audit *a, struct procs *p, struct run *r, int run,
+    const struct st_event *ev, int from_exec, struct evidence **frames_to)
+{
+	struct image *im;
+	int flags;
+
+	if (ev->kind == ST_FRAME) {
+		if (a->keep_frames && frames_to[0] != NULL)
+			add_frame(frames_to[0], ev);
+		if (a->keep_frames && frames_to[1] != NULL)
+			add_frame(frames_to[1], ev);
+		return;
+	}
+	frames_to[0] = frames_to[1] = NULL;
+	note_end(r, ev);
 	if (ev->kind != ST_CALL)
 		return;
 	im = image_of(p, ev->pid);
-	if (ev->returned && ev->ret > 0 && creates_task(ev->name,
-	    strlen(ev->name))) {
-		struct task *child = task(p, (int)ev->ret);
-
-		if (child->image < 0) {
-			child->forked_decl = im->decl;
-			child->forked_dead = im->dead;
-		}
-	}
+	note_clone(p, im, ev);
 	if ((flags = marker(ev)) >= 0) {
 		if (im->dead)
 			return;
@@ -596,23 +689,113 @@ event(struct audit *a, struct procs *p, struct run *r, int run,
 			early_add(im, ev);
 		return;
 	}
-	peer_use(a, p, im->tgid, ev);
-	note = fd_note(p, im->tgid, ev);
-	t = (struct call_text){ .name = ev->name, .args = ev->args,
-	    .len = ev->args_len, .nargs = ev->nargs, .argv = ev->argv,
-	    .argl = ev->argl, .ret = ev->ret, .err = ev->err,
-	    .returned = ev->returned, .tgid = im->tgid,
-	    .creator = note != NULL ? note->need : -1 };
-	/* a UDP connect: the resolver's, until data moves (struct peer) */
-	if ((t.udp_probe = udp_connect(ev)))
-		peer_add(p, &t, ev, need = classify(a, &t), im->decl, run);
-	else
-		need = classify(a, &t);
-	fd_track(a, p, im->tgid, ev, need);
-	r->calls++;
-	observe(a, need, im->decl, run, ev, frames_to);
+	count_call(a, p, r, run, im, ev, frames_to);
 	if (is_exec(ev->name) && ev->returned && ev->ret == 0)
 		im->dead = 1;
+}
+
+/* The real path of an image's program: the shim's word, or the exec's. */
+static void
+image_path(const struct image *im, char *buf, size_t len)
+{
+	char real[PATH_MAX];
+
+	if (im->real != NULL)
+		snprintf(buf, len, "%s", im->real);
+	else if (im->exe != NULL && realpath(im->exe, real) != NULL)
+		snprintf(buf, len, "%s", real);
+	else
+		snprintf(buf, len, "%s", im->exe != NULL ? im->exe : "?");
+}
+
+/*
+ * An image without a marker is over (it exec'd, or the log ended): if a
+ * program of the tree started it and it did something, the shim was not
+ * in it.  The run's first image is the launcher (tame-exec) itself.
+ */
+static void
+image_over(struct procs *p, struct image *im)
+{
+	char path[PATH_MAX];
+
+	if (im->decl >= 0 || im->first || im->exe == NULL || im->calls == 0 ||
+	    im->dead)
+		return;
+	image_path(im, path, sizeof(path));
+	tree_unreached(p->tree, path, im->starter);
+	im->calls = 0;
+}
+
+/* Forget what is known of tgid's descriptors: a new image's calls. */
+static void
+forget_fds(struct procs *p, int tgid)
+{
+	int i;
+
+	for (i = p->nfds - 1; i >= 0; i--)
+		if (p->fds[i].tgid == tgid)
+			p->fds[i] = p->fds[--p->nfds];
+	for (i = p->npeers - 1; i >= 0; i--)
+		if (p->peers[i].tgid == tgid)
+			peer_drop(p, &p->peers[i]);
+}
+
+/*
+ * A tree's reading (tree.h): an image's calls from its marker on go to
+ * its program's audit; an exec after the marker is its program's (a
+ * launcher's) and starts a new image in the same process, which its own
+ * marker assigns to its program.
+ */
+static void
+event_tree(struct procs *p, struct run *r, int run, const struct st_event *ev)
+{
+	struct evidence *none[2] = { NULL, NULL };
+	struct program *pr;
+	struct image *im;
+	char path[PATH_MAX];
+	int flags, starter;
+
+	note_end(r, ev);
+	if (ev->kind != ST_CALL)
+		return;
+	im = image_of(p, ev->pid);
+	note_clone(p, im, ev);
+	if (exe_marker(ev, path, sizeof(path))) {
+		free(im->real);
+		im->real = xstrdup(path);
+		return;
+	}
+	if ((flags = marker(ev)) >= 0) {
+		if (im->prog < 0) {
+			image_path(im, path, sizeof(path));
+			im->prog = tree_program(p->tree, path, im->starter);
+			tree_process(p->tree, im->prog);
+		}
+		pr = &p->tree->p[im->prog];
+		im->decl = add_decl(pr->a, flags, im->decl, run, ev);
+		r->markers++;
+		return;
+	}
+	if (im->decl < 0) {
+		if (is_exec(ev->name) && ev->returned && ev->ret == 0) {
+			image_over(p, im);
+			note_exe(im, ev);
+			free(im->real);
+			im->real = NULL;
+		} else
+			im->calls++;
+		return;
+	}
+	count_call(p->tree->p[im->prog].a, p, r, run, im, ev, none);
+	if (!is_exec(ev->name) || !ev->returned || ev->ret != 0)
+		return;
+	/* a new image in this process, started by this program */
+	starter = im->prog;
+	task(p, ev->pid)->image = new_image(p, ev->pid, -1, NULL);
+	im = &p->images[task(p, ev->pid)->image];
+	im->starter = starter;
+	note_exe(im, ev);
+	forget_fds(p, ev->pid);
 }
 
 /*
@@ -654,30 +837,45 @@ open_log(const char *path, char *err, size_t errlen)
 	return f;
 }
 
-int
-audit_read_log(struct audit *a, const char *path, int from_exec, char *err,
-    size_t errlen)
+static void
+procs_free(struct procs *p)
 {
-	struct procs p = { 0 };
+	int i;
+
+	for (i = 0; i < p->nimages; i++) {
+		free(p->images[i].exe);
+		free(p->images[i].real);
+		early_drop(&p->images[i]);
+		free(p->images[i].early);
+	}
+	free(p->images);
+	free(p->tasks);
+	free(p->fds);
+	while (p->npeers > 0)
+		peer_drop(p, &p->peers[0]);
+	free(p->peers);
+}
+
+/*
+ * Read the log at path as run number run into r: into p->whole, or, for
+ * a tree, into each program's audit.  Returns 0, or -1 with a message.
+ */
+static int
+read_log(struct procs *p, struct run *r, int run, const char *path,
+    int from_exec, char *err, size_t errlen)
+{
 	struct st_parser *sp;
 	struct st_event ev;
 	struct evidence *frames_to[2] = { NULL, NULL };
-	struct run *r;
 	FILE *f;
 	char *line = NULL, bad[256] = "";
 	size_t cap = 0;
 	ssize_t n;
 	long nbad = 0, good = 0;
-	int pass, run, k, i;
+	int pass, k, i;
 
-	if (a->nruns == AUDIT_MAXRUNS) {
-		snprintf(err, errlen, "at most %d logs at once", AUDIT_MAXRUNS);
-		return -1;
-	}
 	if ((f = open_log(path, err, errlen)) == NULL)
 		return -1;
-	run = a->nruns;
-	r = &a->runs[run];
 	memset(r, 0, sizeof(*r));
 	for (pass = 0; pass < 2; pass++) {
 		rewind(f);
@@ -700,9 +898,11 @@ audit_read_log(struct audit *a, const char *path, int from_exec, char *err,
 				continue;
 			good++;
 			if (pass == 0)
-				learn_parents(&p, &ev);
+				learn_parents(p, &ev);
+			else if (p->tree != NULL)
+				event_tree(p, r, run, &ev);
 			else
-				event(a, &p, r, run, &ev, from_exec,
+				event(p->whole, p, r, run, &ev, from_exec,
 				    frames_to);
 		}
 		if (pass == 1)
@@ -713,34 +913,58 @@ audit_read_log(struct audit *a, const char *path, int from_exec, char *err,
 			    nbad > 0 ? ": " : " (it is empty)", bad);
 			free(line);
 			fclose(f);
-			for (i = 0; i < p.nimages; i++) {
-				free(p.images[i].exe);
-				early_drop(&p.images[i]);
-				free(p.images[i].early);
-			}
-			free(p.images);
-			free(p.tasks);
 			return -1;
 		}
 	}
 	free(line);
 	fclose(f);
+	if (p->tree != NULL)
+		for (i = 0; i < p->nimages; i++)
+			image_over(p, &p->images[i]);
 	r->name = xstrdup(path);
 	r->malformed = nbad;
 	if (nbad > 0)
 		snprintf(r->first_bad, sizeof(r->first_bad), "%s", bad);
-	for (i = 0; i < p.nimages; i++) {
-		free(p.images[i].exe);
-		early_drop(&p.images[i]);
-		free(p.images[i].early);
+	return 0;
+}
+
+int
+audit_read_log(struct audit *a, const char *path, int from_exec, char *err,
+    size_t errlen)
+{
+	struct procs p = { .whole = a };
+	int r;
+
+	if (a->nruns == AUDIT_MAXRUNS) {
+		snprintf(err, errlen, "at most %d logs at once", AUDIT_MAXRUNS);
+		return -1;
 	}
-	free(p.images);
-	free(p.tasks);
-	free(p.fds);
-	while (p.npeers > 0)
-		peer_drop(&p, &p.peers[0]);
-	free(p.peers);
-	a->nruns++;
+	r = read_log(&p, &a->runs[a->nruns], a->nruns, path, from_exec, err,
+	    errlen);
+	procs_free(&p);
+	if (r == 0)
+		a->nruns++;
+	return r;
+}
+
+int
+tree_read_log(struct tree *t, const char *path, char *err, size_t errlen)
+{
+	struct procs p = { .tree = t };
+	struct run r;
+	int k;
+
+	if (t->nruns == AUDIT_MAXRUNS) {
+		snprintf(err, errlen, "at most %d logs at once", AUDIT_MAXRUNS);
+		return -1;
+	}
+	k = read_log(&p, &r, t->nruns, path, 0, err, errlen);
+	procs_free(&p);
+	if (k == -1)
+		return -1;
+	free(r.name);
+	t->logs = xrealloc(t->logs, (size_t)(t->nruns + 1) * sizeof(*t->logs));
+	t->logs[t->nruns++] = xstrdup(path);
 	return 0;
 }
 

@@ -31,10 +31,12 @@
 #include "audit.h"
 #include "imports.h"
 #include "policy.h"
+#include "profile_out.h"
 #include "report.h"
 #include "rerun.h"
 #include "tame.h"
 #include "trace.h"
+#include "tree.h"
 
 #define EXIT_USAGE	2
 #define EXIT_VIOLATION	3
@@ -52,7 +54,9 @@ struct options {
 	int			 timeout;
 	int			 verify;
 	int			 report_fd;	/* --report-fd, or -1 */
+	const char		*profile;	/* --profile */
 	char			**argv;		/* the command */
+	struct tree		 tree;		/* its programs (tree.h) */
 };
 
 /*
@@ -100,6 +104,7 @@ usage(void)
 	    "usage: tame-audit [--json | --flags-only] [--where] [--verify]\n"
 	    "                  [--timeout sec] [--keep-log file]\n"
 	    "                  [-o file | --report-fd n] -- command [arg ...]\n"
+	    "       tame-audit --profile file [options] -- command [arg ...]\n"
 	    "       tame-audit --check [-f flags] [options] -- command [arg ...]\n"
 	    "       tame-audit [options] --from-log log\n"
 	    "       tame-audit [options] --merge log ... [-- command [arg ...]]\n");
@@ -138,6 +143,7 @@ parse_options(int argc, char *argv[], struct options *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "report-fd", required_argument, NULL, 'r' },
 		{ "verify", no_argument, NULL, 'v' },
+		{ "profile", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -191,6 +197,9 @@ again:
 		case 'v':
 			o->verify = 1;
 			break;
+		case 'p':
+			o->profile = optarg;
+			break;
 		case 'V':
 			printf("tame-audit %s\n", tame_version());
 			exit(0);
@@ -238,6 +247,11 @@ again:
 	}
 	if (o->verify && o->ctx.checking) {
 		warnx("--verify runs a suggestion: not with --check");
+		usage();
+	}
+	if (o->profile != NULL && o->ctx.checking) {
+		warnx("--profile writes the flags of a tree's programs, "
+		    "--check checks a program's own: give one");
 		usage();
 	}
 	if (o->output != NULL && o->report_fd >= 0) {
@@ -310,7 +324,7 @@ trace_command(struct options *o, const char *log, int *from_exec, int warm,
     int out, int errfd)
 {
 	struct trace_opts t = { .out_fd = out, .err_fd = errfd,
-	    .cold = warm == -1 };
+	    .cold = warm == -1, .tree = warm == 0 && !o->ctx.checking };
 	struct trace_result r;
 	struct elf_imports im;
 	struct stat st;
@@ -389,6 +403,22 @@ no_marker(const struct options *o, const struct run *r, int from_log)
 }
 
 /*
+ * A log into the tree of programs, and into --profile's record of runs
+ * (profile_out.h), which keeps a copy for later merges.
+ */
+static void
+tree_add_log(struct options *o, const char *log)
+{
+	char msg[512];
+
+	if (tree_read_log(&o->tree, log, msg, sizeof(msg)) == -1)
+		errx(1, "%s", msg);
+	if (o->profile != NULL && profile_record(o->profile, log, msg,
+	    sizeof(msg)) == -1)
+		errx(1, "%s", msg);
+}
+
+/*
  * Trace one run and read its log into a, as one more run; returns its
  * wait status.  Only the first run's log is the one --keep-log keeps.
  */
@@ -404,6 +434,9 @@ traced_run(struct options *o, struct audit *a, int warm, int out, int errfd,
 	status = trace_command(o, log, from_exec, warm, out, errfd);
 	if (audit_read_log(a, log, *from_exec, msg, sizeof(msg)) == -1)
 		errx(1, "%s", msg);
+	/* the first run's programs, each on its own (tree.h) */
+	if (warm == 0 && !o->ctx.checking && !*from_exec)
+		tree_add_log(o, log);
 	if (log != o->keep_log)
 		unlink(log);
 	if (a->runs[a->nruns - 1].markers == 0)
@@ -680,11 +713,16 @@ main(int argc, char *argv[])
 		    "standard input must be a file or /dev/null");
 	a = audit_new();
 	a->keep_frames = o.where;
+	if (o.profile != NULL && profile_past_runs(o.profile, &o.tree, msg,
+	    sizeof(msg)) == -1)
+		errx(1, "%s", msg);
 	for (i = 0; i < o.nlogs; i++) {
 		if (audit_read_log(a, o.logs[i], 0, msg, sizeof(msg)) == -1)
 			errx(1, "%s", msg);
 		if (a->runs[a->nruns - 1].markers == 0)
 			no_marker(&o, &a->runs[a->nruns - 1], 1);
+		if (!o.ctx.checking)
+			tree_add_log(&o, o.logs[i]);
 	}
 	if (o.argv != NULL && o.nlogs > 0) {
 		/* --merge with a new run: one more log of the same audit */
@@ -796,6 +834,13 @@ main(int argc, char *argv[])
 		unread_lines(a, &f);
 	if (!o.ctx.checking)
 		coverage_warnings(&f, a->runs[0].exe);
+	if (!o.ctx.checking && o.tree.nruns > 0) {
+		tree_judge(&o.tree);
+		o.ctx.tree = &o.tree;
+	}
+	if (o.profile != NULL && profile_write(o.profile, &o.tree, msg,
+	    sizeof(msg)) == -1)
+		errx(1, "%s", msg);
 	if (!o.ctx.checking && !f.tameable && o.ctx.format == REPORT_FLAGS) {
 		report_blockers(stderr, a, &f, o.argv != NULL ? o.argv[0] :
 		    "the log");
@@ -812,10 +857,13 @@ main(int argc, char *argv[])
 	if (o.ctx.checking)
 		status = f.nviolations > 0 ? EXIT_VIOLATION :
 		    f.nunneeded > 0 ? EXIT_UNNEEDED : 0;
+	else if (o.profile != NULL)
+		status = 0;	/* the profile is the answer asked for */
 	else
 		status = f.tameable ? 0 : EXIT_UNTAMEABLE;
 	findings_free(&f);
 	audit_free(a);
+	tree_free(&o.tree);
 	free(o.logs);
 	return status;
 }

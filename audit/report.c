@@ -204,7 +204,7 @@ text_suggestion(FILE *f, const struct audit *a, const struct findings *fd,
 }
 
 /* "execve \"/bin/sh\"", or "get_mempolicy: no flag allows it" */
-static void
+void
 blocker_line(FILE *f, const struct audit *a, const struct blocker *b)
 {
 	const char *what = b->need >= 0 ? a->needs[b->need].what : NULL;
@@ -381,7 +381,7 @@ text_warnings(FILE *f, const struct findings *fd)
 
 /* ---- JSON ---- */
 
-static void
+void
 json_str(FILE *f, const char *s)
 {
 	const unsigned char *p;
@@ -404,7 +404,7 @@ json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void
+void
 json_flags(FILE *f, int flags)
 {
 	char buf[256], *p, *save = NULL;
@@ -634,6 +634,8 @@ report_json(FILE *f, const struct audit *a, const struct findings *fd,
 		}
 		fprintf(f, "]\n  }");
 	}
+	if (c->tree != NULL)
+		report_tree_json(f, c->tree);
 	fprintf(f, "\n}\n");
 }
 
@@ -668,4 +670,6 @@ report(FILE *f, const struct audit *a, const struct findings *fd,
 		text_staircase(f, a, fd);
 	}
 	text_warnings(f, fd);
+	if (c->tree != NULL)
+		report_tree_text(f, c->tree, c);
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "audit.h"
+#include "tree.h"
 
 enum report_format { REPORT_TEXT, REPORT_JSON, REPORT_FLAGS };
 
@@ -16,6 +17,7 @@ struct report_ctx {
 	char *const		*argv;		/* the command, or NULL */
 	int			 checking;	/* --check */
 	int			 log_is_temporary;
+	const struct tree	*tree;		/* the programs, or NULL */
 };
 
 void	report(FILE *, const struct audit *, const struct findings *,
@@ -24,5 +26,14 @@ void	report(FILE *, const struct audit *, const struct findings *,
 /* The blockers, one line each: --flags-only's words on standard error. */
 void	report_blockers(FILE *, const struct audit *, const struct findings *,
 	    const char *cmd);
+
+/* report_tree.c: each program of a tree, with who started it. */
+void	report_tree_text(FILE *, const struct tree *, const struct report_ctx *);
+void	report_tree_json(FILE *, const struct tree *);
+
+/* report.c's pieces that report_tree.c shares. */
+void	json_str(FILE *, const char *);
+void	json_flags(FILE *, int);
+void	blocker_line(FILE *, const struct audit *, const struct blocker *);
 
 #endif /* AUDIT_REPORT_H */

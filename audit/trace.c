@@ -197,6 +197,10 @@ trace_run(const struct trace_opts *o, struct trace_result *r)
 		    (o->err_fd >= 0 && dup2(o->err_fd, 2) == -1))
 			_exit(127);
 		/* under every flag, warm nothing (see tame(3)) */
+		if (o->tree && o->tame_exec != NULL)
+			setenv("TAME_EXEC_TREE", "1", 1);
+		else
+			unsetenv("TAME_EXEC_TREE");
 		if (o->strace == NULL)
 			unsetenv("TAME_AUDIT");	/* a real run: --verify */
 		else

@@ -14,6 +14,9 @@ struct trace_opts {
 	int		 flags_all;	/* flags is every flag: an audit */
 	int		 cold;		/* the program's own tame() warms no
 					   name service (--check's second run) */
+	int		 tree;		/* every program the command starts
+					   gets the shim and marks its image
+					   (TAME_EXEC_TREE: tree.h) */
 	char *const	*argv;		/* CMD ARG..., NULL-terminated */
 	const char	*log;		/* strace -o */
 	int		 stack;		/* strace -k */

@@ -42,6 +42,7 @@ static const char *const kind_names[] = {
 	[BLOCK_VERIFY] = "verify",
 	[BLOCK_STATIC] = "static",
 	[BLOCK_LOG] = "log",
+	[BLOCK_UNREACHED] = "unreached",
 };
 
 const char *

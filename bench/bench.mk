@@ -7,10 +7,14 @@
 #	make bench-build	only build build/bench/micro
 #	make bench-compare OLD=dir NEW=dir
 #				the change, row by row, between two runs'
-#				reports directories (bench/compare.sh)
+#				reports directories (bench/report/compare.py)
 #
 # BENCH_ROUNDS=N (default 5) sets how many times each configuration's
-# process is run; bench/run.sh documents the rest.
+# process is run; bench/run.sh documents the rest.  bench/run.sh runs
+# the programs; the report and the comparison are Python (bench/report/,
+# standard library only, run with -B: no __pycache__ in the tree).
+
+BENCH_PY	= /usr/bin/python3 -B
 
 CXX		?= c++
 BENCH_CXXFLAGS	= -O2 -g -std=gnu++17 -Wall -Wextra
@@ -65,12 +69,12 @@ $(foreach p,$(PORT_NAMES),$(eval $(call port_floor,$(p))))
 # at all, the floor under tame-exec's ratio.  A preloaded shim cannot
 # carry ASan (its runtime must come first): UBSan alone, as the real one.
 EXEC_FLOOR	= $(B)/bench/exec-floor
-# (the handover's reader needs the build's number: the precompiled data)
-EXEC_FLOOR_OBJS	= $(EXEC_FLOOR)/tools/preload.o $(EXEC_FLOOR)/bench/floor.o \
-		  $(EXEC_FLOOR)/bench/load.o $(EXEC_FLOOR)/tools/handover.o \
-		  $(B)/gen/precompiled.o
+# The rest of the shim comes along (its exec wrappers, the profile reader
+# and the flag names it needs), so that both load the same.
+EXEC_FLOOR_OBJS	= $(SHIM_SRCS:%.c=$(EXEC_FLOOR)/%.o) \
+		  $(EXEC_FLOOR)/bench/floor.o $(EXEC_FLOOR)/bench/load.o \
+		  $(EXEC_FLOOR)/lib/flags.o $(EXEC_FLOOR)/lib/policy.o
 ifeq ($(SANITIZE),1)
-EXEC_FLOOR_OBJS	:= $(EXEC_FLOOR_OBJS:$(B)/gen/%=$(B)/ubsan/gen/%)
 $(EXEC_FLOOR)/%: private SAN_FLAGS = $(UBSAN_FLAGS)
 endif
 $(EXEC_FLOOR)/%.o: %.c
@@ -114,10 +118,10 @@ bench-compare:
 	@if [ -z "$(OLD)" ] || [ -z "$(NEW)" ]; then \
 		echo "usage: make bench-compare OLD=dir NEW=dir" >&2; exit 2; fi
 	@sh .ci/deps.sh
-	@sh bench/compare.sh "$(OLD)" "$(NEW)"
+	@$(BENCH_PY) bench/report/compare.py "$(OLD)" "$(NEW)"
 
 bench:
 	@sh .ci/deps.sh
 	@$(MAKE) --no-print-directory all bench-build
 	@B=$(B) sh bench/run.sh
-	@B=$(B) sh bench/report.sh
+	@B=$(B) $(BENCH_PY) bench/report

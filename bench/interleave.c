@@ -12,8 +12,8 @@
  * one call ran within milliseconds of each other, so the difference of
  * two configurations within a round sees almost none of the drift of
  * the shared host, and the median of those paired differences over
- * hundreds of rounds is what the report judges (bench/report.jq,
- * "interleave").
+ * hundreds of rounds is what the report judges (bench/report/summary.py,
+ * "paired").
  *
  *	micro --interleave=untamed,allow1,tame1 [--calls=getpid,...]
  *	    [--rounds=N] [--batch-ms=MS] [--out=FILE]

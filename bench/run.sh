@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: ISC
 # run.sh: run every benchmark of `make bench`; raw results go to
-# reports/raw/ and bench/report.sh turns them into reports/latest.md.
+# reports/raw/ and bench/report/ turns them into reports/latest.md.
 #
 # Micro-benchmarks: each configuration (bench/config.c) and the latency
 # set run in a process of their own, BENCH_ROUNDS times, the order of
@@ -19,6 +19,7 @@
 #
 # Environment: B (build dir), BENCH_ROUNDS (5), BENCH_REPS (5),
 # BENCH_MIN_TIME (0.1 s), BENCH_HF_ROUNDS (25), BENCH_EXEC_ROUNDS (13),
+# BENCH_TREE_ROUNDS (5), BENCH_SUITE_ROUNDS (3),
 # BENCH_IL_ROUNDS (6000), BENCH_FRESH (201), BENCH_ATTACH (101), BENCH_CPU,
 # BENCH_REPORTS (reports: where raw/ goes).  BENCH_QUICK=1 runs every
 # benchmark once, briefly, on a 4 MiB "big" file, into $B/bench/quick
@@ -214,10 +215,15 @@ echo "bench: attach by program shape, $ATTACH_N samples"
 taskset -c "$CPU" "$B/bench/attach" "$ATTACH_N" > "$RAW/attach.jsonl"
 
 # --- whole commands ---------------------------------------------------
-# hf NAME RUNS LABEL1 CMD1 LABEL2 CMD2: BENCH_HF_ROUNDS rounds, the order
-# of the two commands alternating.
+# hf NAME RUNS LABEL1 CMD1 LABEL2 CMD2 [WARMUPS [PREPARE]]:
+# BENCH_HF_ROUNDS rounds, the order of the two commands alternating.
+# The first is the untamed side, the base of the report's ratios: round
+# 1 runs it first, which is how the report and bench-compare tell it.
+# WARMUPS (3) runs of each come first; PREPARE, a command, runs before
+# every run of either (hyperfine --prepare, untimed).
 hf() {
 	name=$1 runs=${HF_RUNS:-$2} l1=$3 c1=$4 l2=$5 c2=$6 warm=${7:-3}
+	prep=$8
 	k=1
 	while [ "$k" -le "$HF_ROUNDS" ]; do
 		echo "bench: hyperfine $name round $k/$HF_ROUNDS"
@@ -226,6 +232,7 @@ hf() {
 		else
 			set -- -n "$l2" "$c2" -n "$l1" "$c1"
 		fi
+		[ -n "$prep" ] && set -- --prepare "$prep" "$@"
 		taskset -c "$CPU" hyperfine -N --warmup "$warm" --runs "$runs" \
 		    --style basic --export-json "$RAW/hf-$name-$k.json" "$@" \
 		    > "$OUT/hf-$name-$k.log" 2>&1 || {
@@ -252,13 +259,6 @@ hf tame-exec-4k 60 /bin/cat "/bin/cat $SMALL" \
 # filter for tame() (bench/bench.mk: EXEC_FLOOR)
 hf exec-floor-4k 60 /bin/cat "/bin/cat $SMALL" \
     exec-floor "$B/bench/exec-floor/tame-exec -f stdio,rpath -- /bin/cat $SMALL"
-# a set the build did not precompile: the launcher hands its compiled
-# filter to the shim, or (TAME_EXEC_HANDOVER=0) the shim compiles it;
-# both through env(1), whose exec the difference cancels
-hf handover-4k 60 shim-compiles \
-    "env TAME_EXEC_HANDOVER=0 $B/tame-exec -f stdio,rpath,inet -- /bin/cat $SMALL" \
-    handover \
-    "env TAME_EXEC_HANDOVER=1 $B/tame-exec -f stdio,rpath,inet -- /bin/cat $SMALL"
 # tame-exec on more system tools, each under the flags tame-audit
 # suggests for it, against the bare tool
 TEXT=$DATA/text-1m
@@ -279,6 +279,62 @@ hf tame-exec-sort 20 sort "sort $TEXT" \
     tame-exec "$B/tame-exec -f stdio,rpath -- sort $TEXT"
 hf tame-exec-sha256sum 40 sha256sum "sha256sum $TEXT" \
     tame-exec "$B/tame-exec -f stdio,rpath -- sha256sum $TEXT"
+HF_ROUNDS=$saved_rounds
+
+# --- process trees: tame-exec --profile ---------------------------------
+# A profile that tame-audit --profile writes from a run of the command
+# line tames each program of the tree with its own flags as it starts
+# (the shim reads the profile in every program).  A pipeline and a small
+# test suite (bench/suite.sh: some twenty commands and a make) under
+# their profiles against bare, the pipeline also under tame-exec's floor
+# (its shim loads a 1-instruction filter for each listed program); then
+# what the profile itself costs a start: /bin/cat under -f stdio,rpath
+# against the same under a profile whose one line gives cat those flags
+# (tame-exec reads and checks the profile, the shim reads it again and
+# looks the program up).  The pipeline and the suite take tenths of a
+# second a run, so fewer rounds of a few runs: the pipeline's
+# BENCH_TREE_ROUNDS (5), the suite's BENCH_SUITE_ROUNDS (3); cat's
+# BENCH_EXEC_ROUNDS of 30.
+PIPE="sort $TEXT | uniq -c | sort -rn | head -n 5"
+SUITE_DIR=$OUT/suite
+mkdir -p "$SUITE_DIR"
+SUITE="sh bench/suite.sh $TEXT $SUITE_DIR"
+# profile NAME CMD...: tame-audit --profile writes $OUT/NAME.prof from a
+# run of CMD, kept in raw/ as profile-NAME.txt; it must list sort
+profile() {
+	name=$1 prof=$OUT/$1.prof
+	shift
+	echo "bench: tame-audit --profile $prof"
+	"$B/tame-audit" --profile "$prof" -o "$prof.audit" -- "$@" \
+	    > /dev/null || {
+		echo "bench: tame-audit --profile failed: $*" >&2
+		exit 1
+	}
+	grep -q "^$(readlink -f "$(command -v sort)") " "$prof" || {
+		echo "bench: $prof lists no sort" >&2
+		exit 1
+	}
+	cp "$prof" "$RAW/profile-$name.txt"
+}
+profile pipeline sh -c "$PIPE"
+profile suite sh bench/suite.sh "$TEXT" "$SUITE_DIR"
+saved_rounds=$HF_ROUNDS
+HF_ROUNDS=${BENCH_TREE_ROUNDS:-5}
+[ -n "$BENCH_QUICK" ] && HF_ROUNDS=1
+hf tame-exec-pipeline 4 pipeline "sh -c '$PIPE'" \
+    tame-exec "$B/tame-exec --profile $OUT/pipeline.prof -- sh -c '$PIPE'" 1
+hf exec-floor-pipeline 4 pipeline "sh -c '$PIPE'" \
+    exec-floor "$B/bench/exec-floor/tame-exec --profile $OUT/pipeline.prof \
+    -- sh -c '$PIPE'" 1
+HF_ROUNDS=${BENCH_SUITE_ROUNDS:-3}
+[ -n "$BENCH_QUICK" ] && HF_ROUNDS=1
+hf tame-exec-suite 3 suite "$SUITE" \
+    tame-exec "$B/tame-exec --profile $OUT/suite.prof -- $SUITE" 1
+HF_ROUNDS=${BENCH_EXEC_ROUNDS:-13}
+[ -n "$BENCH_QUICK" ] && HF_ROUNDS=1
+printf '%s stdio,rpath\n' "$(readlink -f /bin/cat)" > "$OUT/cat.prof"
+hf profile-4k 30 tame-exec-f "$B/tame-exec -f stdio,rpath -- /bin/cat $SMALL" \
+    tame-exec-prof "$B/tame-exec --profile $OUT/cat.prof -- /bin/cat $SMALL"
 HF_ROUNDS=$saved_rounds
 
 # --- the ports --------------------------------------------------------
@@ -349,17 +405,20 @@ saved_rounds=$HF_ROUNDS
 HF_ROUNDS=${BENCH_UPSTREAM_ROUNDS:-1}
 UP_RUNS=5
 [ -n "$BENCH_QUICK" ] && UP_RUNS=2
-# the network client's server, on loopback, for the whole section
+# the network client's server, on loopback, for the whole section; its
+# port file appears once it listens (waited for while it lives: two
+# minutes only end a wait for one that hangs)
 rm -f "$OUT/upstream-port"
-python3 ports/upstream/upstream.py serve "$OUT/upstream-port" &
+python3 -B ports/upstream/upstream.py serve "$OUT/upstream-port" &
 UP_SERVER=$!
 k=0
-while [ ! -s "$OUT/upstream-port" ] && [ $k -lt 100 ]; do
+while [ ! -s "$OUT/upstream-port" ] && kill -0 "$UP_SERVER" 2>/dev/null &&
+    [ $k -lt 1200 ]; do
 	sleep 0.1
 	k=$((k + 1))
 done
 UPSTREAM_SERVE_PORT=$(cat "$OUT/upstream-port" 2>/dev/null) \
-    python3 ports/upstream/upstream.py bench > "$OUT/upstream-rows.tsv"
+    python3 -B ports/upstream/upstream.py bench > "$OUT/upstream-rows.tsv"
 while IFS="$(printf '\t')" read -r p u t f; do
 	# the arguments, the input's directory left out, | escaped for
 	# the report's table
@@ -391,6 +450,18 @@ hf strace-100m 2 strace "$ST $B/ports/cat-untamed $BIG" \
     tame-audit "$TA $B/ports/cat-untamed $BIG" 1
 hf audit-ls 10 ls "ls -l /usr/bin" tame-audit "$TA ls -l /usr/bin" 1
 hf strace-ls 10 strace "$ST ls -l /usr/bin" tame-audit "$TA ls -l /usr/bin" 1
+# A whole test suite (bench/suite.sh, above) audited into a profile,
+# against the bare suite and against strace alone: seconds a run, so
+# BENCH_SUITE_ROUNDS (3) rounds of 2.  Each run writes the profile anew:
+# hyperfine --prepare removes it and its kept log before every run, or
+# each would merge every run before it.
+HF_ROUNDS=${BENCH_SUITE_ROUNDS:-3}
+[ -n "$BENCH_QUICK" ] && HF_ROUNDS=1
+TAP="$B/tame-audit -o /dev/null --profile $OUT/suite-audit.prof --"
+NOPROF="rm -rf $OUT/suite-audit.prof $OUT/suite-audit.prof.runs"
+hf audit-suite 2 suite "$SUITE" tame-audit "$TAP $SUITE" 1 "$NOPROF"
+hf strace-suite 2 strace "$ST $SUITE" tame-audit "$TAP $SUITE" 1 "$NOPROF"
+HF_ROUNDS=$AUDIT_ROUNDS
 # Reading a kept log: tame-audit --from-log against wc -l of the same.
 PARSE_DIR=/usr/lib
 [ -n "$BENCH_QUICK" ] && PARSE_DIR=/usr/bin

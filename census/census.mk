@@ -19,6 +19,6 @@ census:
 	@sh .ci/deps.sh
 	@$(MAKE) --no-print-directory $(B)/tame-audit $(B)/tame-exec \
 	    $(B)/libtame-preload.so
-	/usr/bin/python3 census/census.py --tools $(B) -w $(B)/census \
+	/usr/bin/python3 -B census/census.py --tools $(B) -w $(B)/census \
 	    -o $(CENSUS_REPORTS) $(if $(CENSUS_DIR),-d '$(CENSUS_DIR)') \
 	    $(if $(CENSUS_JOBS),-j $(CENSUS_JOBS)) $(CENSUS_ARGS)

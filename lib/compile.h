@@ -101,27 +101,6 @@ int	tame_compile_fast(const struct tame_target *next,
 	    const struct tame_target *prev, uint64_t gate,
 	    struct tame_prog *out);
 
-/*
- * A first filter compiled by someone else for this very process and
- * target (tame-exec's launcher, before it execs the program: tools/
- * handover.c), with placeholders for the gate like a precompiled one.
- * tame_compile_fast() takes it, once, for a first filter of exactly
- * that target, and compiles as before for any other; the caller keeps
- * p alive until then.  NULL withdraws an offer not taken.
- */
-void	tame__offer(const struct tame_target *t, const struct tame_prog *p);
-
-/* Whether an offered program still waits (tests: was it taken?). */
-int	tame__offer_pending(void);
-
-/*
- * Which build made a program: the same table and compiler give the same
- * number (tools/precompile.c hashes the tables and every program it
- * writes).  A program handed from one process to another is taken only
- * from the same build.
- */
-extern const uint64_t			tame__build_id;
-
 /* The precompiled program for next over prev (NULL: first), or NULL. */
 const struct tame_precompiled *tame_precompiled_find(
 	    const struct tame_target *next, const struct tame_target *prev);

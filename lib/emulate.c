@@ -5,10 +5,11 @@
  * The filter traps a call (TA_EMULATE) when its registers cannot tell
  * whether it is allowed: a path, a signal's target, an attribute name, a
  * message's ancillary data.  Here the handler reads what the filter
- * could not, once, into its own memory; decides; and makes the call from
- * libtame's own syscall instruction, with that copy, so that what was
- * checked is what runs.  A call it will not make goes back to the table's
- * later rows (a soft denial) or is a violation.
+ * could not, once, into its own memory; decides (verdict.c:
+ * tame__trap_allows); and makes the call from libtame's own syscall
+ * instruction, with that copy, so that what was checked is what runs.
+ * A call it will not make goes back to the table's later rows (a soft
+ * denial) or is a violation.
  *
  * Each function returns 0 with the call's result (or -errno) in *ret, or
  * -1 when the handler refuses the call.
@@ -26,8 +27,6 @@
 #include "gate.h"
 #include "policy.h"
 #include "tame_int.h"
-
-#define STAT_FLAGS	(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH)
 
 /*
  * Copy argument i, a path, into the call's buffer.  Returns 0, or the
@@ -371,15 +370,6 @@ signal_call(struct tame_call *c, long *ret)
 	return 0;
 }
 
-/* Attribute names a WPATH process may set or remove. */
-static int
-xattr_name_ok(const char *name)
-{
-	return strncmp(name, "user.", 5) == 0 ||
-	    strcmp(name, "system.posix_acl_access") == 0 ||
-	    strcmp(name, "system.posix_acl_default") == 0;
-}
-
 /* set/remove xattr, by path, link or descriptor: the name is checked. */
 static int
 xattr_call(struct tame_call *c, long *ret)
@@ -449,104 +439,4 @@ tame__emulate(int held, struct tame_call *c, long *ret)
 		return tame__cmsg_emulate(held, c, ret);
 	}
 	return -1;
-}
-
-/*
- * The rights a trapped call's path needs, for those the handler checks
- * against tame_lpaths; 0 for any other call.  The violation report uses
- * it to name the flags whose paths would have granted this one.
- */
-int
-tame__path_rights(int nr, const uint64_t a[6], const char *path)
-{
-	int flags;
-
-	switch (nr) {
-	case SYS_openat:
-#ifdef SYS_open
-	case SYS_open:
-#endif
-		flags = (int)a[nr == SYS_openat ? 2 : 1];
-		return (flags & TAME_OPEN_BITS) == O_RDONLY ||
-		    (flags & TAME_OPEN_BITS) == O_PATH ? TL_READ : TL_FULL;
-	case SYS_newfstatat:
-	case SYS_statx:
-		flags = (int)a[nr == SYS_statx ? 2 : 3];
-		/* fstat's spelling looks no path up */
-		if ((flags & AT_EMPTY_PATH) && (a[1] == 0 ||
-		    (path != NULL && path[0] == '\0')))
-			return 0;
-		return TL_READ;
-	case SYS_unlinkat:
-	case SYS_mkdirat:
-#ifdef SYS_unlink
-	case SYS_creat:
-	case SYS_unlink:
-	case SYS_rmdir:
-	case SYS_mkdir:
-#endif
-		return TL_FULL;
-	}
-	return 0;
-}
-
-/*
- * The handler's decision on a trapped call, from what it read of the
- * program's memory (struct tame_seen): 1 when it makes the call (or
- * answers as the kernel or the table would), 0 when it refuses.  The
- * emulations above ask it after copying; tame-audit asks it of a traced
- * call, so that both decide by one rule.
- */
-int
-tame__trap_allows(int held, int nr, const uint64_t a[6],
-    const struct tame_seen *s)
-{
-	const char *path = s->path != NULL ? s->path : "";
-	int flags;
-
-	switch (nr) {
-	case SYS_openat:
-#ifdef SYS_open
-	case SYS_open:
-	case SYS_creat:
-	case SYS_unlink:
-	case SYS_rmdir:
-	case SYS_mkdir:
-#endif
-	case SYS_unlinkat:
-	case SYS_mkdirat:
-		return tame__path_granted(held, s->path,
-		    tame__path_rights(nr, a, s->path));
-	case SYS_newfstatat:
-		flags = (int)a[3];
-		if ((flags & AT_EMPTY_PATH) && path[0] == '\0')
-			/* fstat; of AT_FDCWD a lookup of ".", RPATH's */
-			return (held & TAME_RW) && (int)a[0] != AT_FDCWD;
-		return (flags & ~STAT_FLAGS) == 0 &&
-		    tame__path_granted(held, path, TL_READ);
-	case SYS_statx:
-		flags = (int)a[2];
-		return ((flags & AT_EMPTY_PATH) && path[0] == '\0') ||
-		    tame__path_granted(held, path, TL_READ);
-	case SYS_tkill:
-		return 1;	/* tgkill(self, tid): ESRCH if not ours */
-	case SYS_setxattr:
-	case SYS_lsetxattr:
-	case SYS_fsetxattr:
-	case SYS_removexattr:
-	case SYS_lremovexattr:
-	case SYS_fremovexattr:
-		/* an empty name is the kernel's ERANGE */
-		return s->name != NULL && (s->name[0] == '\0' ||
-		    xattr_name_ok(s->name));
-	case SYS_sendmsg:
-	case SYS_sendmmsg:
-		return !s->rights;
-	case SYS_recvmsg:
-	case SYS_recvmmsg:		/* descriptors are closed */
-	case SYS_socketpair:
-	case SYS_socket:		/* the message checks go on first */
-		return 1;
-	}
-	return 0;
 }

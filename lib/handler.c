@@ -3,9 +3,10 @@
  * handler.c: libtame's SIGSYS handler.  Every trap lands here.
  *
  * An emulation trap (TAME_TRAP_EMULATE) is a call the filter could not
- * decide: emulate.c decides it by the current flags and, if it is
- * allowed, makes it; if not, the table's later rows say whether it fails
- * softly with an errno, and otherwise it is a violation.
+ * decide: emulate.c reads what it needs, has it decided by the current
+ * flags (verdict.c) and, if it is allowed, makes it; if not, the table's
+ * later rows say whether it fails softly with an errno (verdict.c too),
+ * and otherwise it is a violation.
  *
  * A violation writes one line (report.c) and repeats the call.  SIGSYS
  * is blocked inside its own handler, so the kernel resets it to the

@@ -12,8 +12,11 @@
  *
  * Under tame-exec, the preload shim is the first library of the process
  * and ASan's runtime refuses to start anywhere but first, lest a library
- * before it take calls it must intercept.  The shim defines none of the
- * C library's functions, so the ports skip that check.
+ * before it take calls it must intercept.  The shim defines no function
+ * of the C library but its exec family, posix_spawn, system and popen,
+ * and passes each on to the next definition (dlsym RTLD_NEXT), which is
+ * ASan's where it intercepts one (posix_spawn, posix_spawnp, popen): so
+ * the ports skip that check.
  *
  * ASAN_OPTIONS in the environment still decides over both.
  */

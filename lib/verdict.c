@@ -6,13 +6,132 @@
  * call it traps for emulation is decided by the handler on what it reads
  * from memory (tame__trap_allows), and a call the handler refuses falls
  * to the table's later rows, where a soft denial may answer it.  The
- * handler makes these steps as it goes; tame-audit needs the answer for
- * calls it only saw in a trace, and gets it here, from the same pieces.
+ * handler takes these steps as it goes (emulate.c and cmsg.c copy what
+ * they read, ask here, and make the call), and its violation line names
+ * the flags whose paths would have granted a path (tame__path_rights);
+ * tame-audit needs the answer for calls it only saw in a trace, and
+ * gets it here, from the same pieces.  Nothing here makes a call or
+ * reads the program's memory.
  */
+#include <sys/syscall.h>
+
+#include <fcntl.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "policy.h"
 #include "tame_int.h"
+
+#define STAT_FLAGS	(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH)
+
+/* Attribute names a WPATH process may set or remove. */
+static int
+xattr_name_ok(const char *name)
+{
+	return strncmp(name, "user.", 5) == 0 ||
+	    strcmp(name, "system.posix_acl_access") == 0 ||
+	    strcmp(name, "system.posix_acl_default") == 0;
+}
+
+/*
+ * The rights a trapped call's path needs, for those the handler checks
+ * against tame_lpaths; 0 for any other call.  The violation report uses
+ * it to name the flags whose paths would have granted this one.
+ */
+int
+tame__path_rights(int nr, const uint64_t a[6], const char *path)
+{
+	int flags;
+
+	switch (nr) {
+	case SYS_openat:
+#ifdef SYS_open
+	case SYS_open:
+#endif
+		flags = (int)a[nr == SYS_openat ? 2 : 1];
+		return (flags & TAME_OPEN_BITS) == O_RDONLY ||
+		    (flags & TAME_OPEN_BITS) == O_PATH ? TL_READ : TL_FULL;
+	case SYS_newfstatat:
+	case SYS_statx:
+		flags = (int)a[nr == SYS_statx ? 2 : 3];
+		/* fstat's spelling looks no path up */
+		if ((flags & AT_EMPTY_PATH) && (a[1] == 0 ||
+		    (path != NULL && path[0] == '\0')))
+			return 0;
+		return TL_READ;
+	case SYS_unlinkat:
+	case SYS_mkdirat:
+#ifdef SYS_unlink
+	case SYS_creat:
+	case SYS_unlink:
+	case SYS_rmdir:
+	case SYS_mkdir:
+#endif
+		return TL_FULL;
+	}
+	return 0;
+}
+
+/*
+ * The handler's decision on a trapped call, from what it read of the
+ * program's memory (struct tame_seen): 1 when it makes the call (or
+ * answers as the kernel or the table would), 0 when it refuses.  The
+ * emulations (emulate.c, cmsg.c) ask it after copying; tame-audit asks
+ * it of a traced call (tame__verdict), so that both decide by one rule.
+ */
+int
+tame__trap_allows(int held, int nr, const uint64_t a[6],
+    const struct tame_seen *s)
+{
+	const char *path = s->path != NULL ? s->path : "";
+	int flags;
+
+	switch (nr) {
+	case SYS_openat:
+#ifdef SYS_open
+	case SYS_open:
+	case SYS_creat:
+	case SYS_unlink:
+	case SYS_rmdir:
+	case SYS_mkdir:
+#endif
+	case SYS_unlinkat:
+	case SYS_mkdirat:
+		return tame__path_granted(held, s->path,
+		    tame__path_rights(nr, a, s->path));
+	case SYS_newfstatat:
+		flags = (int)a[3];
+		if ((flags & AT_EMPTY_PATH) && path[0] == '\0')
+			/* fstat; of AT_FDCWD a lookup of ".", RPATH's */
+			return (held & TAME_RW) && (int)a[0] != AT_FDCWD;
+		return (flags & ~STAT_FLAGS) == 0 &&
+		    tame__path_granted(held, path, TL_READ);
+	case SYS_statx:
+		flags = (int)a[2];
+		return ((flags & AT_EMPTY_PATH) && path[0] == '\0') ||
+		    tame__path_granted(held, path, TL_READ);
+	case SYS_tkill:
+		return 1;	/* tgkill(self, tid): ESRCH if not ours */
+	case SYS_setxattr:
+	case SYS_lsetxattr:
+	case SYS_fsetxattr:
+	case SYS_removexattr:
+	case SYS_lremovexattr:
+	case SYS_fremovexattr:
+		/* an empty name is the kernel's ERANGE */
+		return s->name != NULL && (s->name[0] == '\0' ||
+		    xattr_name_ok(s->name));
+	case SYS_sendmsg:
+	case SYS_sendmmsg:
+		return !s->rights;
+	case SYS_recvmsg:
+	case SYS_recvmmsg:		/* descriptors are closed */
+	case SYS_socketpair:
+	case SYS_socket:		/* the message checks go on first */
+		return 1;
+	}
+	return 0;
+}
 
 int
 tame__errno_after_trap(int held, int nr, const uint64_t a[6])

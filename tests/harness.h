@@ -35,7 +35,8 @@ typedef int	(*h_body)(void *);
 /*
  * Fork; in the grandchild run setup(arg) if not NULL, tame(flags) unless
  * flags is H_NO_TAME, then body(arg), and _exit with its value.  Waits up
- * to 10 seconds.  Returns the outcome.
+ * to 10 seconds (times CK_TIMEOUT_MULTIPLIER), then kills it as hung.
+ * Returns the outcome.
  */
 #define H_NO_TAME	(-1)
 struct outcome	h_run(int flags, h_body setup, h_body body, void *arg);

@@ -28,7 +28,6 @@
 
 #include <errno.h>
 #include <stdint.h>
-#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +35,6 @@
 
 #include "compile.h"
 #include "expect.h"
-#include "handover.h"
 #include "harness.h"
 #include "oracle.h"
 #include "policy.h"
@@ -598,62 +596,6 @@ START_TEST(test_precompiled_programs)
 	ck_assert_msg(deltas > 0, "no delta was built");
 	printf("%d precompiled filters (%d deltas) equal the compiler's\n",
 	    tame__nprecompiled, deltas);
-}
-END_TEST
-
-/*
- * The filters tame-exec's launcher hands over (tools/handover.c) are the
- * compiler's own: every distinct flag set the build did not precompile,
- * in each Landlock state, written to a sealed memfd as the launcher
- * writes it, read back as the shim reads it and offered to tame(), is
- * what tame_compile_fast() then returns, instruction for instruction
- * tame_compile()'s program.  And it is taken only for its own target,
- * and once.
- */
-START_TEST(test_handed_over_programs)
-{
-	static struct tame_prog made, read, want, got;
-	struct tame_target t, back, other;
-	const char *why = NULL;
-	int h, ll, fd, n = 0;
-
-	setup_tuples();
-	for (h = 0; h < nhelds; h++)
-		for (ll = 0; ll < 2; ll++) {
-			t = (struct tame_target){ helds[h], ll, getpid() };
-			if (tame_precompiled_find(&t, NULL) != NULL)
-				continue;	/* the launcher keeps those */
-			ck_assert(tame_compile(&t, NULL, HANDOVER_GATE,
-			    &made) == 0);
-			ck_assert((fd = handover_write(&t, &made)) > 2);
-			memset(&read, 0x5a, sizeof(read));
-			ck_assert_msg(handover_read(fd, &back, &read, &why) ==
-			    0, "held %#x: %s", t.held, why);
-			close(fd);
-			ck_assert(back.held == t.held &&
-			    back.landlock_ok == t.landlock_ok &&
-			    back.pid == t.pid);
-			/* another target does not take it */
-			tame__offer(&back, &read);
-			other = t;
-			other.landlock_ok = !ll;
-			ck_assert(tame_compile_fast(&other, NULL, GATE,
-			    &got) == 0);
-			ck_assert(tame__offer_pending());
-			/* its own does, once */
-			ck_assert(tame_compile(&t, NULL, GATE, &want) == 0);
-			memset(&got, 0xa5, sizeof(got));
-			ck_assert(tame_compile_fast(&t, NULL, GATE, &got) == 0);
-			ck_assert(!tame__offer_pending());
-			ck_assert_msg(got.len == want.len &&
-			    got.changed == want.changed && memcmp(got.insn,
-			    want.insn, want.len * sizeof(want.insn[0])) == 0,
-			    "handed-over program for held %#x, Landlock %d, "
-			    "differs from the compiler's", t.held, ll);
-			n++;
-		}
-	ck_assert(n > 0);
-	printf("%d handed-over filters equal the compiler's\n", n);
 }
 END_TEST
 
@@ -1736,7 +1678,6 @@ oracle_suite(void)
 	tc = tcase_create("precompiled");
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, test_precompiled_programs);
-	tcase_add_test(tc, test_handed_over_programs);
 	tcase_add_test(tc, test_relocation);
 	suite_add_tcase(s, tc);
 	return s;

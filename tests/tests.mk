@@ -20,7 +20,7 @@ $(B)/tests/%.o: tests/%.c
 # libtame itself never links libseccomp.
 TEST_OBJS	= $(B)/tests/harness.o $(B)/tests/expect.o $(B)/tests/oracle.o \
 		  $(B)/tests/sibling.o $(B)/tests/replay.o \
-		  $(B)/tools/handover.o $(AUDIT_LIB_OBJS)
+		  $(AUDIT_LIB_OBJS)
 
 $(B)/tests/t_%: $(B)/tests/t_%.o $(TEST_OBJS) $(B)/libtame.a
 	$(CC) $(LDFLAGS) -o $@ $< $(TEST_OBJS) $(B)/libtame.a \
@@ -28,17 +28,12 @@ $(B)/tests/t_%: $(B)/tests/t_%.o $(TEST_OBJS) $(B)/libtame.a
 
 # Small real programs the CLI tests run under tame-exec (tests/tools/).
 TOOL_BINS	= $(B)/tests/tools/lockprog $(B)/tests/tools/httpd \
-		  $(B)/tests/tools/refuse $(B)/tests/tools/handover
+		  $(B)/tests/tools/refuse $(B)/tests/tools/launch \
+		  $(B)/tests/tools/workers
 
 $(B)/tests/tools/%: tests/tools/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
-
-# It plays tame-exec's launcher: the library's compiler and the handover
-# (built as the shim is, without ASan, under SANITIZE=1: Makefile).
-$(B)/tests/tools/handover: tests/tools/handover.c $(HANDOVER_OBJS)
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(HANDOVER_OBJS)
 
 # The bench's smoke test (tests/cli/bench.sh) runs its binaries too.
 tests: all $(TEST_BINS) $(TOOL_BINS) bench-build

@@ -34,17 +34,6 @@ static struct tame_reloc relocs[MAXPROGS * TAME_MAXRELOC];
 static int		nmade;
 static const char	*file;
 static int		lineno;
-static uint64_t		build_id = 0xcbf29ce484222325ULL;	/* FNV-1a */
-
-/* Fold n bytes into the build's number (compile.h: tame__build_id). */
-static void
-fold(const void *p, size_t n)
-{
-	const unsigned char *b = p;
-
-	while (n-- > 0)
-		build_id = (build_id ^ *b++) * 0x100000001b3ULL;
-}
 
 static int
 parse(const char *set)
@@ -87,9 +76,6 @@ emit_program(int prev_held, int held, const char *text)
 	    .len = (uint16_t)prog.len, .nreloc = (uint16_t)prog.nreloc,
 	    .insn_at = (uint32_t)ninsn, .reloc_at = (uint32_t)nreloc };
 	memcpy(&relocs[nreloc], prog.reloc, prog.nreloc * sizeof(relocs[0]));
-	fold(&made[nmade], sizeof(made[nmade]));
-	fold(prog.insn, prog.len * sizeof(prog.insn[0]));
-	fold(prog.reloc, prog.nreloc * sizeof(prog.reloc[0]));
 	ninsn += prog.len;
 	nreloc += prog.nreloc;
 	nmade++;
@@ -175,16 +161,5 @@ main(int argc, char *argv[])
 	}
 	printf("%s};\nconst int tame__nprecompiled = %d;\n",
 	    nmade ? "" : "\t{ 0, 0, 0, 0, 0, 0, 0, 0 },\n", nmade);
-	/*
-	 * The tables (no pointers in them: policy.h) and the programs the
-	 * compiler made of them: two builds that agree on these compile
-	 * alike, near enough to trust each other's handed-over programs.
-	 */
-	fold(tame_rules, tame_nrules * sizeof(tame_rules[0]));
-	fold(tame_lpaths, tame_nlpaths * sizeof(tame_lpaths[0]));
-	fold(tame_flagnames, tame_nflagnames * sizeof(tame_flagnames[0]));
-	printf("\n/* the tables and the programs above, hashed */\n"
-	    "const uint64_t tame__build_id = 0x%016llxULL;\n",
-	    (unsigned long long)build_id);
 	return 0;
 }

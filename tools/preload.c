@@ -2,68 +2,181 @@
 /*
  * preload.c: the shim tame-exec preloads.  Its constructor runs after the
  * dynamic loader has mapped the program and its libraries, and tames the
- * process with the flags tame-exec passed in TAME_EXEC_FLAGS.  If that
- * fails the program must not run untamed: the shim ends it.
+ * process as tame-exec asked:
+ *
+ *  - -f: with TAME_EXEC_FLAGS, which it removes, and LD_PRELOAD too;
+ *  - --profile: TAME_EXEC_PROFILE names a profile; a program it lists
+ *    is tamed with its line's flags, any other runs as it would, and
+ *    both variables stay, for every program the process starts;
+ *  - tame-audit's tree, TAME_EXEC_TREE=1 beside TAME_EXEC_FLAGS: every
+ *    program names itself in the trace, then is tamed (where tame-audit
+ *    runs it, permissively: nothing goes in and the tree goes on).
+ *
+ * In the last two, preload-exec.c sees that what the process starts gets
+ * the variables.  If taming fails the program must not run untamed: the
+ * shim ends it.
  */
+#include <sys/syscall.h>
+
+#include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "handover.h"
+#include "preload.h"
+#include "profile.h"
 #include "tame.h"
 
-/*
- * The filter the launcher compiled, if it handed one over: offered to
- * tame(), which takes it only where it was made for exactly this call.
- * Anything else (no handover, another build's, a forged one) and tame()
- * compiles as it always could; the descriptor is closed if it was one.
- */
-static void
-take_handover(void)
-{
-	static struct tame_prog prog;	/* static: tame() copies it later */
-	struct tame_target target;
-	const char *v = getenv(HANDOVER_ENV), *why;
-	char *end;
-	long fd;
-	int r;
+#define MARKER	"tame-exe:"
 
-	if (v == NULL)
-		return;
-	errno = 0;
-	fd = strtol(v, &end, 10);
-	unsetenv(HANDOVER_ENV);
-	if (errno != 0 || *end != '\0' || end == v || fd < 3 || fd > 1 << 20)
-		return;
-	if ((r = handover_read((int)fd, &target, &prog, &why)) == 0)
-		tame__offer(&target, &prog);
-	if (r >= 0)
-		close((int)fd);
-}
+struct shim shim;
+
+static void	tree(const char *, int);
+static void	profiled(const char *);
+static void	keep(void);
+static char	*var(const char *, const char *);
 
 static void __attribute__((constructor))
 tame_preload(void)
 {
-	const char *v = getenv("TAME_EXEC_FLAGS");
+	const char *v = getenv("TAME_EXEC_FLAGS"), *t;
 	char *end;
 	long flags;
 
-	if (v == NULL)
-		return;		/* loaded by someone else: do nothing */
+	if (v == NULL) {
+		if ((v = getenv("TAME_EXEC_PROFILE")) != NULL)
+			profiled(v);
+		return;		/* else loaded by someone else: do nothing */
+	}
 	errno = 0;
 	flags = strtol(v, &end, 16);
 	if (errno != 0 || *end != '\0' || flags < 0 || flags > TAME_ALL) {
 		fprintf(stderr, "tame-exec: bad TAME_EXEC_FLAGS \"%s\"\n", v);
 		_exit(1);
 	}
+	if ((t = getenv("TAME_EXEC_TREE")) != NULL && strcmp(t, "1") == 0) {
+		tree(v, (int)flags);
+		return;
+	}
 	unsetenv("TAME_EXEC_FLAGS");
 	unsetenv("LD_PRELOAD");
-	take_handover();
 	if (tame((int)flags) == -1) {
 		fprintf(stderr, "tame-exec: tame: %s\n", strerror(errno));
 		_exit(1);
 	}
-	tame__offer(NULL, NULL);	/* not taken: nothing left behind */
+}
+
+/*
+ * tame-audit's tree: the variables stay, TAME_AUDIT with them, and
+ * before tame()'s marker the program names itself with one more that
+ * changes nothing, write(-1, "tame-exe:PATH", n), PATH its real
+ * executable path: in the trace, each pid's program, then its flags.
+ */
+static void
+tree(const char *flags, int f)
+{
+	char buf[sizeof(MARKER) + PATH_MAX] = MARKER;
+	const char *audit = getenv("TAME_AUDIT");
+	ssize_t n;
+
+	keep();
+	shim.vars[0] = var("TAME_EXEC_FLAGS", flags);
+	shim.vars[1] = var("TAME_EXEC_TREE", "1");
+	if (audit != NULL)
+		shim.vars[2] = var("TAME_AUDIT", audit);
+	shim.mode = SHIM_TREE;
+	shim_exec_init();
+	n = readlink("/proc/self/exe", buf + strlen(MARKER),
+	    sizeof(buf) - strlen(MARKER));
+	if (n > 0)
+		syscall(SYS_write, -1, buf, strlen(MARKER) + (size_t)n);
+	if (tame(f) == -1) {
+		fprintf(stderr, "tame-exec: tame: %s\n", strerror(errno));
+		_exit(1);
+	}
+}
+
+/*
+ * --profile: a program the profile lists is tamed with its flags;
+ * another is a launcher, which runs as it would and passes the profile
+ * on.  A profile that went bad since tame-exec read it ends the program
+ * before it runs: it may have been listed.
+ */
+static void
+profiled(const char *file)
+{
+	char self[PATH_MAX], err[PATH_MAX + 600];
+	const struct profile_entry *e;
+	ssize_t n;
+	int flags;
+
+	if ((n = readlink("/proc/self/exe", self, sizeof(self) - 1)) == -1) {
+		fprintf(stderr, "tame-exec: /proc/self/exe: %s: cannot tell "
+		    "which program this is; not run\n", strerror(errno));
+		_exit(126);
+	}
+	self[n] = '\0';
+	if (file[0] != '/') {
+		fprintf(stderr, "tame-exec: TAME_EXEC_PROFILE \"%s\" is not an "
+		    "absolute path; %s not run\n", file, self);
+		_exit(126);
+	}
+	if (profile_read(file, &shim.profile, err, sizeof(err)) == -1) {
+		fprintf(stderr, "tame-exec: %s; %s not run\n", err, self);
+		_exit(126);
+	}
+	shim_exec_init();
+	if ((e = profile_find(&shim.profile, self)) != NULL) {
+		flags = e->flags;
+		profile_free(&shim.profile);
+		if (tame(flags) == -1) {
+			fprintf(stderr, "tame-exec: %s: tame: %s\n", self,
+			    strerror(errno));
+			_exit(1);
+		}
+		return;
+	}
+	keep();
+	shim.vars[0] = var("TAME_EXEC_PROFILE", file);
+	shim.file = shim.vars[0] + strlen("TAME_EXEC_PROFILE=");
+	shim.mode = SHIM_PROFILE;
+}
+
+/* The shim's own path, for LD_PRELOAD: absolute, for any directory. */
+static void
+keep(void)
+{
+	Dl_info info;
+
+	if (dladdr((void *)tame_preload, &info) == 0 ||
+	    info.dli_fname == NULL || (shim.path = info.dli_fname[0] == '/' ?
+	    info.dli_fname : realpath(info.dli_fname, NULL)) == NULL) {
+		fprintf(stderr, "tame-exec: the shim cannot find its own "
+		    "path; not run\n");
+		_exit(126);
+	}
+	shim.preload = var("LD_PRELOAD", shim.path);
+}
+
+/*
+ * "NAME=value", a copy: what the program does to environ later (some
+ * overwrite its strings to show a process title) cannot change it.
+ */
+static char *
+var(const char *name, const char *value)
+{
+	size_t n = strlen(name), m = strlen(value);
+	char *s;
+
+	if ((s = malloc(n + 1 + m + 1)) == NULL) {
+		fprintf(stderr, "tame-exec: %s\n", strerror(errno));
+		_exit(126);
+	}
+	memcpy(s, name, n);
+	s[n] = '=';
+	memcpy(s + n + 1, value, m + 1);
+	return s;
 }

@@ -8,6 +8,9 @@
  * preload it cannot load and runs the program untamed, so tame-exec first
  * proves the shim will load: CMD must be a dynamically linked ELF of this
  * machine's class and architecture (or a script whose interpreter is).
+ *
+ * With --profile, CMD is the root of a tree: the shim goes into every
+ * program of it, and tames those the profile lists (preload.c).
  */
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -26,19 +29,14 @@
 #include <unistd.h>
 
 #include "compile.h"
+#include "exe.h"
 #include "gate.h"
-#include "handover.h"
 #include "policy.h"
+#include "profile.h"
 #include "tame.h"
 #include "tame_int.h"
 
 #define PRELOAD_NAME	"libtame-preload.so"
-
-#if defined(__x86_64__)
-#define ELF_MACHINE	EM_X86_64
-#elif defined(__aarch64__)
-#define ELF_MACHINE	EM_AARCH64
-#endif
 
 static void	usage(void) __attribute__((noreturn));
 static int	check(int);
@@ -47,15 +45,16 @@ static int	dump_bpf(const char *, int);
 static int	find_command(const char *, char *, size_t);
 static void	require_dynamic(const char *, const char *, int);
 static int	find_preload(char *, size_t);
-static int	hand_over(int);
-static void	set_environment(const char *, int, int);
+static void	run_profile(const char *, char *[]) __attribute__((noreturn));
+static void	set_environment(const char *, const char *, int);
 static void	print_insn(int, const struct sock_filter *);
 
 int
 main(int argc, char *argv[])
 {
+	static char tameflags[32];
 	char cmd[PATH_MAX], preload[PATH_MAX];
-	const char *fstr = "stdio", *bad = NULL;
+	const char *fstr = "stdio", *bad = NULL, *profile = NULL;
 	int flags, i, checking = 0, fset = 0;
 
 	for (i = 1; i < argc; i++) {
@@ -65,7 +64,8 @@ main(int argc, char *argv[])
 		} else if (strcmp(argv[i], "-f") == 0 && i + 1 < argc) {
 			fstr = argv[++i];
 			fset = 1;
-		}
+		} else if (strcmp(argv[i], "--profile") == 0 && i + 1 < argc)
+			profile = argv[++i];
 		else if (strcmp(argv[i], "--check") == 0)
 			checking = 1;
 		else if (strcmp(argv[i], "--dump-bpf") == 0 && i + 1 < argc)
@@ -83,6 +83,13 @@ main(int argc, char *argv[])
 	}
 	if (i >= argc && !checking)
 		usage();
+	if (profile != NULL && (fset || checking)) {
+		warnx("--profile gives each program of the tree its own flags: "
+		    "it cannot go with %s", fset ? "-f" : "--check");
+		usage();
+	}
+	if (profile != NULL)
+		run_profile(profile, argv + i);
 	if (tame_flags_parse(fstr, &flags, &bad) == -1) {
 		warnx("unknown flag name \"%.*s\" (known: malloc rw stdio rpath "
 		    "wpath cpath tmppath inet unix dnspath getpw cmsg ioctl "
@@ -102,11 +109,65 @@ main(int argc, char *argv[])
 		errx(1, "cannot find %s beside tame-exec; reinstall libtame",
 		    PRELOAD_NAME);
 
-	set_environment(preload, flags, hand_over(flags));
+	snprintf(tameflags, sizeof(tameflags), "TAME_EXEC_FLAGS=%#x", flags);
+	set_environment(preload, tameflags, 0);
 	/* a setuid CMD must not gain privilege, or glibc drops the preload */
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
 		err(1, "prctl(PR_SET_NO_NEW_PRIVS)");
 	execv(cmd, argv + i);
+	err(126, "%s", cmd);
+}
+
+/*
+ * --profile FILE: the profile read and checked before anything runs,
+ * then CMD with the shim and TAME_EXEC_PROFILE, the profile's absolute
+ * path, for every program of the tree to read as it starts: so it must
+ * be a regular file.  CMD itself, if listed, is checked as -f checks it,
+ * and as the shim's exec wrappers check the programs of the tree.  No
+ * no_new_privs here: a program the profile does not list runs as it
+ * would, set-user-ID ones with their privileges.
+ */
+static void
+run_profile(const char *file, char *argv[])
+{
+	static char var[sizeof("TAME_EXEC_PROFILE=") + PATH_MAX];
+	char abs[PATH_MAX], cmd[PATH_MAX], preload[PATH_MAX];
+	char why[PATH_MAX + 600];
+	const char *untamed;
+	struct profile p = { 0 };
+	struct stat st;
+	struct exe x;
+
+	if (stat(file, &st) == -1)
+		err(1, "%s", file);
+	if (!S_ISREG(st.st_mode))
+		errx(1, "%s: not a regular file (every program of the tree "
+		    "reads the profile again as it starts)", file);
+	if (profile_read(file, &p, why, sizeof(why)) == -1)
+		errx(1, "%s", why);
+	if (realpath(file, abs) == NULL)
+		err(1, "%s", file);
+	if (find_command(argv[0], cmd, sizeof(cmd)) == -1)
+		err(errno == ENOENT || errno == ENOTDIR ? 127 : 126, "%s",
+		    argv[0]);
+	/* the shim must load in it: no no_new_privs, so no set-ID one */
+	if (exe_find(AT_FDCWD, cmd, 0, &x) == 0) {
+		if (profile_find(&p, x.path) != NULL) {
+			require_dynamic(argv[0], cmd, 0);
+			if ((untamed = exe_untamed(&x)) != NULL)
+				errx(126, "%s is listed in %s but %s: it would "
+				    "run untamed; not run", x.path, abs,
+				    untamed);
+		}
+		exe_close(&x);
+	}
+	profile_free(&p);
+	if (find_preload(preload, sizeof(preload)) == -1)
+		errx(1, "cannot find %s beside tame-exec; reinstall libtame",
+		    PRELOAD_NAME);
+	snprintf(var, sizeof(var), "TAME_EXEC_PROFILE=%s", abs);
+	set_environment(preload, var, 1);
+	execv(cmd, argv);
 	err(126, "%s", cmd);
 }
 
@@ -138,7 +199,8 @@ refuse_privileged(const char *name, const char *path)
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: tame-exec [-f flags] [--] command [arg ...]\n"
+	fprintf(stderr, "usage: tame-exec [-f flags | --profile file] [--] "
+	    "command [arg ...]\n"
 	    "       tame-exec [-f flags] --check | -V\n"
 	    "       tame-exec --dump-bpf | --dump-bpf-raw flags\n");
 	exit(2);
@@ -201,7 +263,7 @@ require_dynamic(const char *name, const char *path, int depth)
 	if (n < (ssize_t)sizeof(eh) || memcmp(buf, ELFMAG, SELFMAG) != 0)
 		errx(126, "%s: not an ELF executable or script", name);
 	memcpy(&eh, buf, sizeof(eh));
-	if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_machine != ELF_MACHINE)
+	if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_machine != EXE_MACHINE)
 		errx(126, "%s: built for another architecture; the preloaded "
 		    "shim could not load and it would run untamed", name);
 	/* the program headers, from the first read when they are in it */
@@ -222,52 +284,18 @@ require_dynamic(const char *name, const char *path, int depth)
 }
 
 /*
- * The shim's first filter, compiled here for the process this one
- * becomes (handover.h), unless the build precompiled it (the shim copies
- * that itself) or TAME_EXEC_HANDOVER=0 asks for the shim to compile (the
- * bench's comparison).  Returns the descriptor, or -1 for none.
- */
-static int
-hand_over(int flags)
-{
-	static struct tame_prog p;
-	struct tame_target t;
-	const char *v = getenv("TAME_EXEC_HANDOVER");
-
-	if (v != NULL && strcmp(v, "0") == 0)
-		return -1;
-	handover_target(flags, &t);
-	if (tame_precompiled_find(&t, NULL) != NULL ||
-	    tame_compile(&t, NULL, HANDOVER_GATE, &p) == -1)
-		return -1;
-	return handover_write(&t, &p);	/* -1 on failure: the shim compiles */
-}
-
-static int
-is_ours(const char *entry)
-{
-	static const char *const names[] = { "LD_PRELOAD=",
-	    "TAME_EXEC_FLAGS=", HANDOVER_ENV "=" };
-	size_t i;
-
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strncmp(entry, names[i], strlen(names[i])) == 0)
-			return 1;
-	return 0;
-}
-
-/*
- * LD_PRELOAD (the shim first, then whatever was preloaded already),
- * TAME_EXEC_FLAGS and the handed-over filter's descriptor (prog_fd, or
- * -1), in a new environ: setenv() would allocate, and a launcher that
- * runs before every tamed command should not pay for malloc's first
- * system calls and page faults (only a huge environment does).
+ * LD_PRELOAD (the shim first, then whatever was preloaded already) and
+ * var, the mode's "TAME_EXEC_FLAGS=" or "TAME_EXEC_PROFILE=", in a new
+ * environ: setenv() would allocate, and a launcher that runs before
+ * every tamed command should not pay for malloc's first system calls
+ * and page faults (only a huge environment does).  -f passes
+ * TAME_EXEC_TREE on, for tame-audit; --profile drops what an outer -f
+ * or tree left, which would switch its shim to their mode.
  */
 static void
-set_environment(const char *preload, int flags, int prog_fd)
+set_environment(const char *preload, const char *var, int profile)
 {
-	static char ldpreload[2 * PATH_MAX + 16], tameflags[32], prog[48];
-	static char *small[256];
+	static char ldpreload[2 * PATH_MAX + 16], *small[256];
 	const char *old = getenv("LD_PRELOAD");
 	size_t n = 0, i, j;
 	char **env;
@@ -276,21 +304,21 @@ set_environment(const char *preload, int flags, int prog_fd)
 	    preload, old != NULL && *old != '\0' ? ":" : "",
 	    old != NULL ? old : "") >= (int)sizeof(ldpreload))
 		errx(1, "LD_PRELOAD is too long");
-	snprintf(tameflags, sizeof(tameflags), "TAME_EXEC_FLAGS=%#x", flags);
-	snprintf(prog, sizeof(prog), HANDOVER_ENV "=%d", prog_fd);
 	while (environ[n] != NULL)
 		n++;
-	env = n + 4 <= sizeof(small) / sizeof(small[0]) ? small :
-	    calloc(n + 4, sizeof(*env));
+	env = n + 3 <= sizeof(small) / sizeof(small[0]) ? small :
+	    calloc(n + 3, sizeof(*env));
 	if (env == NULL)
 		err(1, "calloc");
 	for (i = j = 0; i < n; i++)
-		if (!is_ours(environ[i]))
+		if (strncmp(environ[i], "LD_PRELOAD=", 11) != 0 &&
+		    strncmp(environ[i], "TAME_EXEC_FLAGS=", 16) != 0 &&
+		    (!profile ||
+		    (strncmp(environ[i], "TAME_EXEC_PROFILE=", 18) != 0 &&
+		    strncmp(environ[i], "TAME_EXEC_TREE=", 15) != 0)))
 			env[j++] = environ[i];
 	env[j++] = ldpreload;
-	env[j++] = tameflags;
-	if (prog_fd != -1)
-		env[j++] = prog;
+	env[j++] = (char *)var;
 	env[j] = NULL;
 	environ = env;
 }

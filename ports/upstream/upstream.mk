@@ -13,7 +13,7 @@
 #	UPSTREAM='bzip2 gzip'	a subset, for any of them
 
 UPSTREAM	?=
-UPSTREAM_PY	= /usr/bin/python3 ports/upstream/upstream.py
+UPSTREAM_PY	= /usr/bin/python3 -B ports/upstream/upstream.py
 
 # What the floor build links in place of libtame: tame() is a
 # one-instruction allow filter (bench/floor.c).

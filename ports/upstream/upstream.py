@@ -34,6 +34,7 @@ one line and fails that program's entries; the others go on."""
 import configparser
 import hashlib
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -319,6 +320,54 @@ def test_hook(rc, tally):
                  "    status %d\n%s" % (r.returncode, W.indent(r.stderr)))
 
 
+def test_profile(rc, tally):
+    """The program's own test suite as the judge of a profile: its whole
+    suite, on the build Debian ships (no patch of ours), audited with
+    tame-audit --profile, then run again under tame-exec --profile of
+    that profile.  The suite must pass, with the program listed as
+    tameable; every other program the suite ran is tamed by the same
+    profile, and must keep working."""
+    import json
+    log = os.path.join(rc.work, "profile.log")
+    prof = os.path.join(rc.work, "suite.profile")
+    report = os.path.join(rc.work, "suite-audit.json")
+    open(log, "w").close()
+    for old in (prof, report):
+        if os.path.exists(old):
+            os.unlink(old)
+    shutil.rmtree(prof + ".runs", ignore_errors=True)
+    env = build_env("untamed")
+    env["XFAIL"] = rc.get("xfail")
+    test = rc.get("test")
+    timeout = int(rc.get("test_timeout") or "1200") * 3
+    audited = run("%s --profile %s --json -o %s -- sh -ec %s" % (
+        os.path.join(B, "tame-audit"), prof, report, shlex.quote(test)),
+        rc.tree("untamed"), log, env, timeout=timeout)
+    listed, stats = {}, ""
+    if audited and os.path.exists(prof):
+        for line in open(prof):
+            line = line.split("#", 1)[0].split()
+            if len(line) == 2:
+                listed[line[0]] = line[1]
+        progs = json.load(open(report)).get("programs", [])
+        stats = ("%d processes, %d programs, %d tamed" % (
+            sum(p["processes"] for p in progs), len(progs), len(listed)))
+    own = os.path.realpath(rc.binary("untamed"))
+    base = os.path.basename(own)
+    mine = [p for p in listed if p == own or (p.startswith(
+        rc.tree("untamed") + "/") and os.path.basename(p) in (
+            base, "lt-" + base))]
+    ok = audited and bool(mine) and run(
+        "%s --profile %s -- sh -ec %s" % (
+            os.path.join(B, "tame-exec"), prof, shlex.quote(test)),
+        rc.tree("untamed"), log, env, timeout=timeout)
+    tally.result("%s: its own test suite under a profile from itself "
+                 "(%s; %s: %s)" % (
+                     rc.name, stats or "no profile",
+                     base, listed[mine[0]] if mine else "not listed"),
+                 ok, "    (%s)\n%s" % (log, tail(log)))
+
+
 def check(selected):
     tally = Tally()
     for name in selected:
@@ -331,6 +380,8 @@ def check(selected):
         test_suite(rc, tally)
         test_check(rc, tally)
         test_hook(rc, tally)
+        if rc.get("profile") != "no":
+            test_profile(rc, tally)
     print("%d passed, %d failed" % (tally.passed, tally.failed))
     return 0 if tally.failed == 0 else 1
 

@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: ISC
 # make bench, quickly: every benchmark runs once, briefly (BENCH_QUICK=1),
 # into a scratch directory, and the report comes out whole and well
-# formed; bench/compare.sh (make bench-compare) compares the run with a
-# copy of itself and says so row by row.  Numbers are not judged here
-# (no timing assertions): only that a run compared with itself shows no
-# change.
+# formed; bench/report/compare.py (make bench-compare) compares the run
+# with a copy of itself and says so row by row.  Numbers are not judged
+# here (no timing assertions): only that a run compared with itself shows
+# no change.
 B=${B:-build}
+PY="/usr/bin/python3 -B"
 dir=$(mktemp -d /var/tmp/tame-bench.XXXXXX)
 copy=$(mktemp -d /var/tmp/tame-bench-copy.XXXXXX)
 trap 'rm -rf "$dir" "$copy"' EXIT
@@ -21,9 +22,9 @@ if ! BENCH_QUICK=1 BENCH_REPORTS="$dir" B="$B" sh bench/run.sh \
 fi
 grep -q '^bench: round 1/1: latency' "$dir/run.log" ||
     no "no progress lines on the terminal"
-BENCH_REPORTS="$dir" B="$B" sh bench/report.sh >"$dir/report.log" 2>&1 ||
-    { cat "$dir/report.log"; no "bench/report.sh failed"; exit 1; }
-grep -q 'error' "$dir/report.log" && no "report.sh said: $(cat "$dir/report.log")"
+BENCH_REPORTS="$dir" B="$B" $PY bench/report >"$dir/report.log" 2>&1 ||
+    { cat "$dir/report.log"; no "bench/report failed"; exit 1; }
+grep -q 'error' "$dir/report.log" && no "bench/report said: $(cat "$dir/report.log")"
 
 md=$dir/latest.md
 for section in '## Machine' '## Targets (DESIGN.md)' \
@@ -80,18 +81,45 @@ done
 grep -F 'beneath /tmp under tmppath' "$md" |
     grep -Eq 'with Landlock .*: [+-][0-9.]+ ns \[.*without Landlock .*: [+-][0-9.]+ ns \[.*, [+-][0-9.]+ ns \[.* beyond the Landlock way' ||
     no "the traps table does not price tmppath with and without Landlock"
-# the handover, against the shim compiling, in the table and the notes
-grep -F '| (handover) 4 KiB file' "$md" |
-    grep -Eq '\| [0-9.]+ \| [0-9.]+ \| [0-9.]+x \|' ||
-    no "the whole-command table has no numbers for the handover"
-grep -Eq '^- The handover, .*' "$md" && grep -A1 '^- The handover' "$md" |
-    grep -Eq '[+-][0-9]+ µs a run' || no "the notes do not price the handover"
 # the checked calls' targets split into the kernel's share and libtame's
 for row in "of which the kernel's own, at one tame()" "and libtame's: tame1" \
     "of which the kernel's own, at three" "and libtame's: tame3"; do
 	grep -F "$row" "$md" | grep -Eq 'worst [^:]*: [+-][0-9.]+ ns' ||
 	    no "the targets have no numbers for '$row'"
 done
+# the process trees: each row in the whole-command table with its
+# figures, the profiles tame-audit --profile wrote kept in raw/, the
+# paragraph's figures, and every audited run of the suite writing its
+# profile anew (one kept log, not one a run)
+whole=$(sed -n '/^## Whole commands/,/^## /p' "$md")
+for row in "vs tame-exec --profile (each program its audited flags)" \
+    "(floor) the same pipeline: bare vs" \
+    "the test suite (bench/suite.sh): bare vs tame-exec --profile" \
+    "(profile) /bin/cat 4 KiB file: tame-exec -f stdio,rpath vs" \
+    "a test suite (bench/suite.sh): bare vs tame-audit --profile" \
+    "the test suite: strace alone vs tame-audit --profile"; do
+	printf '%s\n' "$whole" | grep -F "$row" |
+	    grep -Eq '\| [0-9.]+ \| [0-9.]+ \| (\*\*)?[0-9.]+x(\*\*)? \|' ||
+	    no "the whole-command table has no numbers for '$row'"
+done
+for p in pipeline suite; do
+	grep -q "^$(readlink -f "$(command -v sort)") stdio" \
+	    "$dir/raw/profile-$p.txt" || no "raw/ has no $p profile listing sort"
+done
+trees=$(sed -n '/^Process trees (.tame-exec --profile.)/,/^$/p' "$md" |
+    tr '\n' ' ')
+[ "$(printf '%s\n' "$trees" | grep -Eo '[0-9]+ programs listed' |
+    grep -c .)" -eq 2 ] || no "the process trees' paragraph counts no programs"
+for want in 'bare; its floor' 'beyond the floor: [+-][0-9.]+\.' \
+    'profile: [0-9.]+x bare\. What' '\([+-][0-9]+ µs a run' \
+    '[0-9.]+x the bare suite, [0-9.]+x strace alone'; do
+	printf '%s\n' "$trees" | grep -Eq "$want" ||
+	    no "the process trees' paragraph has no '$want'"
+done
+printf '%s\n' "$trees" | grep -q ' -x' &&
+    no "the process trees' paragraph misses a row"
+[ "$(find "$B/bench/out/suite-audit.prof.runs" -type f | grep -c .)" -eq 1 ] ||
+    no "tame-audit --profile's runs of the suite merged (hyperfine --prepare)"
 for svg in syscalls latency cat cat-4k-cdf tame-exec-cdf; do
 	f=$dir/$svg.svg
 	[ -s "$f" ] && head -c 200 "$f" | grep -q '<svg\|<?xml' &&
@@ -100,9 +128,9 @@ done
 
 # --- bench-compare: the run against a copy of itself -----------------------
 cp -r "$dir/raw" "$copy/raw"
-if ! sh bench/compare.sh "$dir" "$copy" > "$dir/compare.out" 2>&1; then
+if ! $PY bench/report/compare.py "$dir" "$copy" > "$dir/compare.out" 2>&1; then
 	tail -20 "$dir/compare.out"
-	no "bench/compare.sh failed"
+	no "bench/report/compare.py failed"
 	exit 1
 fi
 out=$dir/compare.out
@@ -136,7 +164,8 @@ printf '%s\n' "$il" | grep -Ev ' [+-]0\.0 yes$' | grep . &&
 # with old and new medians, their ratio 1.000 and overlapping rounds
 hf=$(sed -n '/^## Whole commands/,$p' "$out" | sed '1,/^row  *command /d')
 for n in cat-4k floor-4k cat-100m tame-exec-4k audit-100m strace-ls \
-    port-wc; do
+    port-wc tame-exec-pipeline exec-floor-pipeline tame-exec-suite \
+    profile-4k audit-suite strace-suite; do
 	[ "$(printf '%s\n' "$hf" | grep -c "^$n ")" -eq 3 ] ||
 	    no "compare: $n has not three rows"
 done
@@ -145,5 +174,8 @@ printf '%s\n' "$hf" | grep -q '^cat-4k  *(ratio) ' ||
 printf '%s\n' "$hf" | grep -Ev \
     ' [0-9.]+ +[0-9.]+ +1\.000 [0-9.]+\.\.[0-9.]+ +[0-9.]+\.\.[0-9.]+ +yes$' |
     grep . && no "compare: a whole-command row is malformed or changed"
-sh bench/compare.sh "$dir" > /dev/null 2>&1 && no "compare.sh ran with one argument"
+$PY bench/report/compare.py "$dir" > /dev/null 2>&1 &&
+    no "compare.py ran with one argument"
+# the Python runs with -B, and writes nothing beside its sources
+[ -e bench/report/__pycache__ ] && no "bench/report/__pycache__ was written"
 exit $fail

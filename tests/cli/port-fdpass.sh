@@ -10,7 +10,9 @@
 # declare exactly what they need.  The receiver tames to
 # stdio|cpath|cmsg, accepts, removes its path, then stdio|cmsg; the
 # hook, after the last tame() of either mode, dies opening a file.
-# Every wait is bounded.  Exit 0 = pass.
+# Every wait is for the event itself, bounded only against a hang (two
+# minutes), and ends at once if the process it waits for dies.
+# Exit 0 = pass.
 cd "$(dirname "$0")/../.." || exit 1
 NAME=fdpass
 . tests/ports/lib.sh
@@ -32,27 +34,24 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# receiver TAG CMD...: CMD (a receiver on $S) in the background for 30 s
-# at most, output in $T/TAG.out and .err; returns once $S is listening
+# receiver TAG CMD...: CMD (a receiver on $S) in the background (killed
+# after two minutes if it hangs), output in $T/TAG.out and .err; returns
+# once $S is listening
 receiver() {
 	tag=$1
 	shift
 	rm -f "$S"
-	timeout 30 "$@" > "$T/$tag.out" 2> "$T/$tag.err" < /dev/null &
+	timeout 120 "$@" > "$T/$tag.out" 2> "$T/$tag.err" < /dev/null &
 	rpid=$!
 	pids="$pids $rpid"
 	wait_sock "$rpid" "$T/$tag.err"
 }
 
+# wait_sock PID ERR: wait until process PID listens on $S (ERR: its
+# stderr, shown if it does not)
 wait_sock() {
-	i=0
-	until [ -S "$S" ]; do
-		kill -0 "$1" 2> /dev/null ||
-		    fail "the receiver exited before listening: $(cat "$2")"
-		i=$((i + 1))
-		[ "$i" -le 200 ] || fail "no receiver after 20 s: $(cat "$2")"
-		sleep 0.1
-	done
+	await "$1" test -S "$S" ||
+	    fail "no receiver listening: $awaited: $(cat "$2" 2> /dev/null)"
 }
 
 # receiver_done TAG STATUS: it exited with STATUS, its path removed, and
@@ -155,7 +154,7 @@ receiver_done csend 0
 # the receiver: exactly the flags it needs (tame-audit counts the
 # descriptors that arrived: without cmsg they would be closed)
 rm -f "$S"
-"$AUDIT" --check --timeout 30 -o "$T/check" -- "$PORT" recv "$S" \
+"$AUDIT" --check --timeout 120 -o "$T/check" -- "$PORT" recv "$S" \
     > "$T/crecv.out" 2> "$T/crecv.err" < /dev/null &
 rpid=$!
 pids="$pids $rpid"
@@ -174,7 +173,7 @@ cmp -s "$T/ref.out" "$T/crecv.out" || fail "the audited receiver's output"
 # no unlink (arm64)
 command -v strace > /dev/null || fail "strace not installed"
 rm -f "$S"
-timeout 30 strace -f -o "$T/trace" -e 'trace=write,accept4,/^unlink(at)?$' \
+timeout 120 strace -f -o "$T/trace" -e 'trace=write,accept4,/^unlink(at)?$' \
     "$PORT" recv "$S" > /dev/null 2> "$T/strace.err" < /dev/null &
 rpid=$!
 pids="$pids $rpid"
@@ -194,7 +193,7 @@ timeout 30 "$PORT" send "$S" "$T/empty" || fail "release: status $?"
 expect "$T/empty"
 receiver_done hook1 0
 rm -f "$S"
-(TAME_TEST_HOOK=1 timeout 30 "$HOOK" recv "$S" > /dev/null \
+(TAME_TEST_HOOK=1 timeout 120 "$HOOK" recv "$S" > /dev/null \
     2> "$T/rhook.err" < /dev/null; echo $? > "$T/rhook.status") \
     2> /dev/null &
 rpid=$!

@@ -15,22 +15,24 @@ PY=/usr/bin/python3
 [ -x "$PY" ] || PY=$(command -v python3) || fail "python3 not installed"
 command -v strace > /dev/null || fail "strace not installed"
 
-# a terminal of 30 rows and 100 columns, for two minutes at most
+# a terminal of 30 rows and 100 columns, held for as long as this test
+# runs (its holder dies with it); its name comes through a FIFO, read
+# once the holder has written it
+mkfifo "$T/pts" || fail "mkfifo"
 "$PY" -c '
-import fcntl, os, struct, sys, termios, time
+import ctypes, fcntl, os, signal, struct, sys, termios
+ctypes.CDLL(None).prctl(1, signal.SIGTERM)	# PR_SET_PDEATHSIG
+if os.getppid() != int(sys.argv[1]):
+    sys.exit("the test is gone")
 m, s = os.openpty()
 fcntl.ioctl(s, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
 print(os.ttyname(s), flush=True)
-time.sleep(120)
-' > "$T/pts" &
+while True:
+    signal.pause()
+' "$$" > "$T/pts" &
 holder=$!
 trap 'kill "$holder" 2> /dev/null; rm -rf "$T"' EXIT
-i=0
-while [ ! -s "$T/pts" ] && [ "$i" -lt 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-PTS=$(cat "$T/pts")
+read -r PTS < "$T/pts"
 [ -c "$PTS" ] || fail "no pseudo-terminal: '$PTS'"
 
 # on_tty ARG...: stty ARG... < the terminal, as GNU stty does it

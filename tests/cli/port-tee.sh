@@ -99,7 +99,8 @@ same a
 # FIFO this shell holds open; "first" in the file shows that the copy
 # has started.  (A background job of a script ignores SIGINT: undo it.)
 # intr TAG CMD...: the status of CMD FILE after a SIGINT into $T/TAG.
-# Every wait is bounded: a stuck CMD is killed and the test fails.
+# Each wait ends with its event, or at once if CMD dies first; a CMD
+# stuck for two minutes is killed and the test fails.
 intr() {
 	tag=$1
 	shift
@@ -111,32 +112,26 @@ intr() {
 	    2>&1 3>&- &
 	pid=$!
 	echo first >&3
-	waited "$*" grep -q first "$T/$tag.i"
+	await $pid grep -q first "$T/$tag.i" ||
+	    stuck "$*: \"first\" never reached the file"
 	kill -INT $pid
 	echo second >&3
 	exec 3>&-
-	# a watchdog bounds the wait: a stuck CMD gets status 137
-	(sleep 10; kill -9 $pid) > /dev/null 2>&1 &
-	dog=$!
+	await $pid gone $pid ||
+	    stuck "$*: still running after SIGINT and the end of its input"
 	wait $pid
 	echo $? > "$T/$tag.status"
-	kill $dog 2> /dev/null
 }
 
-# waited WHAT CMD...: until CMD succeeds, for 10 seconds at most
-waited() {
-	what=$1
-	shift
-	n=0
-	until "$@" 2> /dev/null; do
-		n=$((n + 1))
-		if [ $n -gt 100 ]; then
-			kill -9 $pid 2> /dev/null
-			exec 3>&-
-			fail "$what: stuck"
-		fi
-		sleep 0.1
-	done
+gone() {
+	! kill -0 "$1" 2> /dev/null
+}
+
+# stuck WHAT: CMD did not get there; kill it and fail
+stuck() {
+	kill -9 $pid 2> /dev/null
+	exec 3>&-
+	fail "$1: $awaited"
 }
 intr r tee -i
 intr p "$PORT" -i

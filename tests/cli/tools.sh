@@ -112,13 +112,14 @@ same $FS sort -r -o a a
 same stdio,rpath,wpath "$T/lockprog" a
 
 # curl from a server on loopback: a socketpair turns the message checks
-# on, and the window-size query of its standard input gets ENOTTY.
+# on, and the window-size query of its standard input gets ENOTTY.  The
+# server's port comes through a FIFO: the read ends when httpd has
+# written it (or has died).
 printf 'served by httpd\n' >"$top/page"
+mkfifo "$top/port"
 "$T/httpd" "$top/page" 2 >"$top/port" &
 httpd=$!
-i=0
-while [ ! -s "$top/port" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-port=$(cat "$top/port")
+read -r port <"$top/port"
 if [ -n "$port" ]; then
 	same $FS,inet,dnspath curl -s -o page "http://127.0.0.1:$port/page"
 	cmp -s "$top/t/page" "$top/page" || no "curl did not fetch the page"
@@ -128,15 +129,17 @@ fi
 kill $httpd 2>/dev/null
 wait $httpd 2>/dev/null
 
-# A lock a tamed lockprog holds is seen by another tamed one.
+# A lock a tamed lockprog holds is seen by another tamed one.  It says
+# so through a FIFO once it holds the lock, and holds it until its
+# standard input (another FIFO, held open here) ends.
 rm -rf "$top/t" && fixture "$top/t"
-mkfifo "$top/hold"
+mkfifo "$top/hold" "$top/held"
 "$X" -f stdio,rpath,wpath -- "$T/lockprog" -w "$top/t/a" <"$top/hold" \
     >"$top/held" &
 holder=$!
 exec 7>"$top/hold"
-i=0
-while [ ! -s "$top/held" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+read -r line <"$top/held"
+[ "$line" = "locked $top/t/a" ] || no "the tamed lock holder said '$line'"
 out=$("$X" -f stdio,rpath,wpath -- "$T/lockprog" -n "$top/t/a")
 status=$?
 [ "$out" = busy ] && [ $status -eq 1 ] ||

@@ -19,10 +19,10 @@ KERNEL_SUITES	= $(TEST_BINS) $(sort $(wildcard tests/cli/*.sh))
 # A kernel of another architecture (arm64) runs its cross build.
 check-kernels: deps
 	@$(MAKE) --no-print-directory tests
-	@for arch in $$(KERNELS='$(KERNELS)' /usr/bin/python3 \
+	@for arch in $$(KERNELS='$(KERNELS)' /usr/bin/python3 -B \
 	    tests/kernels/kernels.py); do \
 	    $(MAKE) --no-print-directory cross-$$arch || exit 1; done
-	@KERNELS='$(KERNELS)' /usr/bin/python3 tests/kernels/check.py \
+	@KERNELS='$(KERNELS)' /usr/bin/python3 -B tests/kernels/check.py \
 	    --minutes $(KERNEL_MINUTES) --suite-timeout $(KERNEL_SUITE_SECONDS) \
 	    --jobs $(KERNEL_JOBS) $(KERNEL_SUITES)
 

@@ -17,6 +17,10 @@
 #				opens both, then tames to stdio; reading
 #				stdin alone it tames to stdio at once
 #	check_untamed ARG...	NAME-untamed ARG... never calls tame()
+#	await PID CMD...	wait until CMD succeeds, which process PID
+#				is to bring about; 1 and the reason in
+#				$awaited if PID ends first, or after two
+#				minutes (a hang: never a busy machine)
 #
 # Standard input is $T/stdin when that file exists, else /dev/null.
 B=${B:-build}
@@ -104,4 +108,26 @@ check_untamed() {
 	    > /dev/null 2>&1 < /dev/null
 	grep -q 'tame:0x' "$T/trace" && fail "$NAME-untamed is tamed"
 	return 0
+}
+
+# No outcome may depend on how busy the machine is: CMD is tried every
+# tenth of a second for as long as PID lives, and the two minutes only
+# end a wait that would never end.
+await() {
+	await_pid=$1
+	shift
+	await_n=0
+	until "$@" 2> /dev/null; do
+		if ! kill -0 "$await_pid" 2> /dev/null; then
+			"$@" 2> /dev/null && return 0
+			awaited="process $await_pid ended first"
+			return 1
+		fi
+		await_n=$((await_n + 1))
+		if [ "$await_n" -ge 1200 ]; then
+			awaited="not after two minutes"
+			return 1
+		fi
+		sleep 0.1
+	done
 }

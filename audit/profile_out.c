@@ -1,0 +1,244 @@
+/*
+ * profile_out.c: tame-audit --profile (profile_out.h).  The runs are kept
+ * compressed (gzip: a test suite's trace is large and compresses tenfold)
+ * as FILE.runs/NNNN.log.gz; the format of FILE itself is tools/profile.c's.
+ */
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "profile.h"
+#include "profile_out.h"
+
+#define RUNS_SUFFIX	".runs"
+#define RUN_NAME	"%04d.log.gz"
+
+static void
+runs_dir(const char *file, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s", file, RUNS_SUFFIX);
+}
+
+/* gzip -c < in > out, or gzip -dc: 0, or -1 with a message. */
+static int
+gzip_filter(int decompress, const char *in, const char *out, char *err,
+    size_t errlen)
+{
+	int fin, fout, status;
+	pid_t pid;
+
+	if ((fin = open(in, O_RDONLY | O_CLOEXEC)) == -1) {
+		snprintf(err, errlen, "%s: %s", in, strerror(errno));
+		return -1;
+	}
+	if ((fout = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+	    0644)) == -1) {
+		snprintf(err, errlen, "%s: %s", out, strerror(errno));
+		close(fin);
+		return -1;
+	}
+	if ((pid = fork()) == 0) {
+		if (dup2(fin, 0) == -1 || dup2(fout, 1) == -1)
+			_exit(127);
+		execlp("gzip", "gzip", decompress ? "-dc" : "-c", (char *)NULL);
+		_exit(127);
+	}
+	close(fin);
+	close(fout);
+	if (pid == -1 || waitpid(pid, &status, 0) == -1 ||
+	    !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		snprintf(err, errlen, "%s: gzip %s failed%s", in, decompress ?
+		    "-d" : "", pid != -1 && WIFEXITED(status) &&
+		    WEXITSTATUS(status) == 127 ? " (is gzip installed?)" : "");
+		unlink(out);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int
+is_run(const struct dirent *d)
+{
+	int n;
+	char tail[16];
+
+	return sscanf(d->d_name, "%d.log.g%15s", &n, tail) == 2 &&
+	    strcmp(tail, "z") == 0;
+}
+
+int
+profile_past_runs(const char *file, struct tree *t, char *err, size_t errlen)
+{
+	struct dirent **names;
+	char dir[PATH_MAX], gz[PATH_MAX * 2], tmppath[PATH_MAX];
+	const char *tmpdir = getenv("TMPDIR");
+	int n, i, fd, r = 0;
+
+	runs_dir(file, dir, sizeof(dir));
+	if ((n = scandir(dir, &names, is_run, by_name)) == -1)
+		return errno == ENOENT ? 0 : (snprintf(err, errlen, "%s: %s",
+		    dir, strerror(errno)), -1);
+	snprintf(tmppath, sizeof(tmppath), "%s/tame-profile.XXXXXX",
+	    tmpdir != NULL && *tmpdir != '\0' ? tmpdir : "/tmp");
+	if ((fd = mkstemp(tmppath)) == -1) {
+		snprintf(err, errlen, "%s: %s", tmppath, strerror(errno));
+		r = -1;
+	} else
+		close(fd);
+	for (i = 0; i < n; i++) {
+		snprintf(gz, sizeof(gz), "%s/%s", dir, names[i]->d_name);
+		if (r == 0 && (gzip_filter(1, gz, tmppath, err, errlen) == -1 ||
+		    tree_read_log(t, tmppath, err, errlen) == -1))
+			r = -1;
+		if (r == 0) {	/* the evidence names the kept run */
+			free(t->logs[t->nruns - 1]);
+			t->logs[t->nruns - 1] = xstrdup(gz);
+		}
+		free(names[i]);
+	}
+	free(names);
+	if (fd != -1)
+		unlink(tmppath);
+	return r;
+}
+
+int
+profile_record(const char *file, const char *log, char *err, size_t errlen)
+{
+	char dir[PATH_MAX], out[PATH_MAX * 2];
+	struct stat st;
+	int i;
+
+	runs_dir(file, dir, sizeof(dir));
+	if (mkdir(dir, 0755) == -1 && errno != EEXIST) {
+		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	for (i = 1; i < 10000; i++) {
+		snprintf(out, sizeof(out), "%s/" RUN_NAME, dir, i);
+		if (stat(out, &st) == -1 && errno == ENOENT)
+			return gzip_filter(0, log, out, err, errlen);
+	}
+	snprintf(err, errlen, "%s: 9999 runs recorded already: start "
+	    "another profile", dir);
+	return -1;
+}
+
+/* "# PATH: why" for a program left out. */
+static void
+left_out(FILE *f, const struct tree *t, int i)
+{
+	const struct program *pr = &t->p[i];
+	const struct blocker *b;
+	int k, n;
+
+	fprintf(f, "# %s: ", pr->exe);
+	if (tree_is_launcher(t, i)) {
+		fprintf(f, "a launcher, it starts ");
+		for (k = n = 0; k < t->n; k++)
+			if (t->p[k].starter == i)
+				fprintf(f, "%s%s", n++ ? ", " : "",
+				    t->p[k].exe);
+		if (n == 0)
+			fprintf(f, "programs");
+		fprintf(f, " (it execs, so it runs untamed)");
+	} else
+		fprintf(f, "cannot be tamed as run");
+	for (k = 0; k < pr->f.nblockers; k++) {
+		b = &pr->f.blockers[k];
+		if (b->kind == BLOCK_EXEC)
+			continue;
+		fprintf(f, "; %s: ", blocker_kind_name(b->kind));
+		if (b->need >= 0)
+			fprintf(f, "%s", pr->a->needs[b->need].what);
+		else
+			fprintf(f, "%s", b->detail);
+	}
+	fputc('\n', f);
+}
+
+int
+profile_write(const char *file, const struct tree *t, char *err,
+    size_t errlen)
+{
+	struct profile old = { 0 };
+	struct profile_entry e;
+	char tmp[PATH_MAX], why[512];
+	struct stat st;
+	FILE *f;
+	int i, kept = 0, fd;
+
+	if (stat(file, &st) == 0 && profile_read(file, &old, why,
+	    sizeof(why)) == -1) {
+		snprintf(err, errlen, "%s (fix it or remove it: a profile is "
+		    "merged into, not overwritten)", why);
+		return -1;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", file);
+	if ((fd = mkstemp(tmp)) == -1 || (f = fdopen(fd, "w")) == NULL) {
+		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+		if (fd != -1)
+			close(fd);
+		profile_free(&old);
+		return -1;
+	}
+	fchmod(fd, 0644);
+	fprintf(f, "# tame-exec --profile: the flags of each program, the "
+	    "least over the %d run%s\n# recorded in %s%s/ by tame-audit "
+	    "--profile.  One line PATH FLAGS.\n", t->nruns, t->nruns == 1 ?
+	    "" : "s", file, RUNS_SUFFIX);
+	for (i = 0; i < t->n; i++) {
+		if (!t->p[i].f.tameable || !profile_path_ok(t->p[i].exe))
+			continue;
+		e = (struct profile_entry){ .path = t->p[i].exe,
+		    .flags = t->p[i].f.flags };
+		if (profile_write_entry(f, &e) == -1)
+			break;
+	}
+	for (i = 0; i < old.n; i++) {
+		if (tree_program_find(t, old.e[i].path) >= 0)
+			continue;
+		if (kept++ == 0)
+			fprintf(f, "# kept from the file: programs no recorded "
+			    "run started\n");
+		profile_write_entry(f, &old.e[i]);
+	}
+	for (i = 0; i < t->n; i++) {
+		if (t->p[i].f.tameable && profile_path_ok(t->p[i].exe))
+			continue;
+		if (t->p[i].f.tameable)
+			fprintf(f, "# %s: a path a profile line cannot hold "
+			    "(white space or '#')\n", t->p[i].exe);
+		else
+			left_out(f, t, i);
+	}
+	profile_free(&old);
+	if (fflush(f) == EOF || ferror(f) || fsync(fd) == -1) {
+		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+		fclose(f);
+		unlink(tmp);
+		return -1;
+	}
+	fclose(f);
+	if (rename(tmp, file) == -1) {
+		snprintf(err, errlen, "%s: %s", file, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}

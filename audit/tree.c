@@ -1,0 +1,153 @@
+/*
+ * tree.c: the programs of a process tree, and each one's verdict
+ * (tree.h).  The calls come in through log.c (tree_read_log); a program's
+ * answer is the one tame-audit gives for a single program, from the same
+ * findings and verdict code, over every process and run that ran it.
+ */
+#include <sys/stat.h>
+#include <sys/xattr.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "imports.h"
+#include "tree.h"
+
+int
+tree_program_find(const struct tree *t, const char *exe)
+{
+	int i;
+
+	for (i = 0; i < t->n; i++)
+		if (strcmp(t->p[i].exe, exe) == 0)
+			return i;
+	return -1;
+}
+
+int
+tree_program(struct tree *t, const char *exe, int starter)
+{
+	int i;
+
+	if ((i = tree_program_find(t, exe)) >= 0)
+		return i;
+	if (t->n == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 16;
+		t->p = xrealloc(t->p, (size_t)t->cap * sizeof(*t->p));
+	}
+	t->p[t->n] = (struct program){ .exe = xstrdup(exe), .a = audit_new(),
+	    .starter = starter };
+	return t->n++;
+}
+
+void
+tree_process(struct tree *t, int i)
+{
+	t->p[i].processes++;
+}
+
+/*
+ * Why the shim was not in an image of exe: what the loader refuses to
+ * preload into, else the environment that should have carried it.
+ */
+static char *
+unreached_why(const char *exe)
+{
+	struct elf_imports im;
+	struct stat st;
+	int is_static = 0;
+
+	if (elf_imports_read(exe, &im) == 0) {
+		is_static = im.is_static;
+		elf_imports_free(&im);
+	}
+	if (is_static)
+		return xstrdup("statically linked: no loader runs, so no shim "
+		    "can be preloaded; call tame() in the program itself");
+	if (stat(exe, &st) == 0 && (st.st_mode & (S_ISUID | S_ISGID)))
+		return xstrdup("set-ID: the loader ignores LD_PRELOAD for it "
+		    "when it changes the process's ids; call tame() in the "
+		    "program itself");
+	if (getxattr(exe, "security.capability", NULL, 0) > 0)
+		return xstrdup("it has file capabilities: the loader ignores "
+		    "LD_PRELOAD for it where they raise the process's; call "
+		    "tame() in the program itself");
+	return xstrdup("started without the shim: the program that started "
+	    "it cleared its environment, or is static and made the exec "
+	    "itself");
+}
+
+void
+tree_unreached(struct tree *t, const char *exe, int starter)
+{
+	int i = tree_program(t, exe, starter);
+
+	if (t->p[i].unreached++ == 0)
+		t->p[i].why = unreached_why(exe);
+}
+
+int
+tree_is_launcher(const struct tree *t, int i)
+{
+	const struct findings *f = &t->p[i].f;
+	int k;
+
+	for (k = 0; t->p[i].judged && k < f->nblockers; k++)
+		if (f->blockers[k].kind == BLOCK_EXEC)
+			return 1;
+	return 0;
+}
+
+/*
+ * Each program's audit gets every run (a program that did not take part
+ * in one has no observations there), so that its evidence names the
+ * right log; then the verdict a single program gets.  The name service
+ * is judged as the first, cold run saw it: a program that used it shows
+ * the modules loaded after its marker as code (tree_judge does not make
+ * the warmed runs a single audit makes).
+ */
+void
+tree_judge(struct tree *t)
+{
+	struct program *pr;
+	int i, r;
+
+	for (i = 0; i < t->n; i++) {
+		pr = &t->p[i];
+		if (pr->judged)
+			findings_free(&pr->f);
+		pr->a->nruns = t->nruns;
+		for (r = 0; r < t->nruns; r++) {
+			free(pr->a->runs[r].name);
+			free(pr->a->runs[r].exe);
+			pr->a->runs[r].name = xstrdup(t->logs[r]);
+			pr->a->runs[r].exe = xstrdup(pr->exe);
+		}
+		verdict_findings(pr->a, &pr->f, 0, 0);
+		if (pr->unreached > 0)
+			verdict_add(&pr->f, BLOCK_UNREACHED, -1,
+			    xstrdup(pr->exe), xstrdup(pr->why));
+		pr->judged = 1;
+	}
+}
+
+void
+tree_free(struct tree *t)
+{
+	int i;
+
+	for (i = 0; i < t->n; i++) {
+		free(t->p[i].exe);
+		free(t->p[i].why);
+		if (t->p[i].judged)
+			findings_free(&t->p[i].f);
+		audit_free(t->p[i].a);
+	}
+	for (i = 0; i < t->nruns; i++)
+		free(t->logs[i]);
+	free(t->logs);
+	free(t->p);
+	*t = (struct tree){ 0 };
+}

@@ -1,0 +1,60 @@
+/*
+ * tree.h: a process tree's programs, each audited on its own.
+ *
+ * A run of a pipeline, a script or a build starts many programs.  Under
+ * TAME_EXEC_TREE the shim is in every image and marks it ("tame-exe:"
+ * with its real path, then tame()'s own marker), so the calls of each
+ * image after its marker go to the audit of its program (its real
+ * executable path), over every process and every run that ran it.  A
+ * program that execs is a launcher: it runs untamed, and the programs it
+ * starts are judged on their own.  An image that ran without a marker
+ * (static, set-ID, its parent cleared the environment) was not reached.
+ */
+#ifndef AUDIT_TREE_H
+#define AUDIT_TREE_H
+
+#include "audit.h"
+
+struct program {
+	char		*exe;		/* its real executable path */
+	struct audit	*a;		/* its calls, from its marker on */
+	int		 processes;	/* images that ran it: forks, execs */
+	int		 starter;	/* the program that first started it,
+					   or -1: the command itself */
+	int		 unreached;	/* images that ran it unmarked */
+	char		*why;		/* why those were not reached */
+	struct findings	 f;		/* tree_judge()'s verdict */
+	int		 judged;
+};
+
+struct tree {
+	struct program	*p;
+	int		 n, cap;
+	char		**logs;		/* each run's log, for the audits */
+	int		 nruns;
+};
+
+/* The program of a real path: found, or added (started by starter). */
+int	tree_program(struct tree *, const char *exe, int starter);
+/* The program of a real path, or -1. */
+int	tree_program_find(const struct tree *, const char *exe);
+/* One more image (a process) ran program i. */
+void	tree_process(struct tree *, int i);
+/* An image of exe ran without the shim's marker, for why. */
+void	tree_unreached(struct tree *, const char *exe, int starter);
+
+/*
+ * log.c: read one strace log made under TAME_EXEC_TREE into t, as one
+ * more run.  Returns 0, or -1 with a message in err.
+ */
+int	tree_read_log(struct tree *, const char *path, char *err,
+	    size_t errlen);
+
+/* Each program's findings: its flags, its blockers, launcher or not. */
+void	tree_judge(struct tree *);
+/* Program i starts other programs (an exec after its marker). */
+int	tree_is_launcher(const struct tree *, int i);
+
+void	tree_free(struct tree *);
+
+#endif /* AUDIT_TREE_H */

@@ -1,0 +1,52 @@
+/*
+ * exe.h: which program an exec of a file runs (a script's interpreter,
+ * as the kernel finds it), and whether tame-exec's preloaded shim can
+ * load in it.  For tame-exec --profile, which checks its command, and
+ * for the shim's exec wrappers, which check what a process starts and
+ * may run in the child of a vfork(): system calls and string functions
+ * only, no allocation, no stdio, nothing locked.
+ */
+#ifndef TAME_EXE_H
+#define TAME_EXE_H
+
+#include <sys/stat.h>
+
+#include <elf.h>
+#include <limits.h>
+#include <sys/types.h>
+
+#if defined(__x86_64__)
+#define EXE_MACHINE	EM_X86_64
+#elif defined(__aarch64__)
+#define EXE_MACHINE	EM_AARCH64
+#endif
+
+struct exe {
+	char		 path[PATH_MAX];	/* real path, as /proc/PID/exe */
+	struct stat	 st;
+	unsigned char	 head[256];	/* the kernel reads as much (#!) */
+	ssize_t		 headlen;	/* -1: cannot be read */
+	int		 fd;		/* open for reading, or -1 */
+};
+
+/*
+ * The program execveat(dirfd, path, ..., atflags) would run: the file,
+ * or the interpreter of its #! line, followed as the kernel follows
+ * them.  Returns 0, or -1 with errno where there is no such regular
+ * file (or a script's line is not one the kernel runs): then the exec
+ * fails by itself, or runs something exe_find cannot name.
+ */
+int		 exe_find(int dirfd, const char *path, int atflags,
+		    struct exe *x);
+
+/*
+ * Why the shim could not load in x, as the end of a sentence ("is
+ * statically linked"), or NULL when it can: the dynamic loader skips a
+ * preload in a set-ID or file-capability program, there is none in a
+ * static one, and a shim of this machine loads in no other.
+ */
+const char	*exe_untamed(const struct exe *x);
+
+void		 exe_close(struct exe *x);
+
+#endif /* TAME_EXE_H */
