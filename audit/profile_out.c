@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * profile_out.c: tame-audit --profile (profile_out.h).  The runs are kept
  * compressed (gzip: a test suite's trace is large and compresses tenfold)

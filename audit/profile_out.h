@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * profile_out.h: tame-audit --profile FILE.  FILE is written from every
  * run recorded for it: the logs live beside it in FILE.runs/ (one file

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * report_tree.c: the programs of a process tree in the report (tree.h):
  * who started whom, and each program's answer, as text and as the JSON

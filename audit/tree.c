@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * tree.c: the programs of a process tree, and each one's verdict
  * (tree.h).  The calls come in through log.c (tree_read_log); a program's

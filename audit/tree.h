@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * tree.h: a process tree's programs, each audited on its own.
  *

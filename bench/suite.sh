@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # suite.sh TEXT DIR: a small test suite for the benchmarks of process
 # trees (bench/run.sh): some twenty short commands of the base system on
 # TEXT (bench/run.sh's 1 MB text, 60,000 lines) and on files they write

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * exe.c: which program an exec runs, and whether the shim loads in it
  * (exe.h).  Every call here is a system call or a string function, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * exe.h: which program an exec of a file runs (a script's interpreter,
  * as the kernel finds it), and whether tame-exec's preloaded shim can

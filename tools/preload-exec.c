@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * preload-exec.c: the shim's exec family.  Under a profile, and in
  * tame-audit's tree, every program a process starts must get the shim

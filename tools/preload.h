@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * preload.h: what the shim's constructor (preload.c) leaves for its exec
  * wrappers (preload-exec.c).  Written before main() and only read after,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * profile.c: read and write profiles (profile.h).  It runs in tame-exec,
  * in tame-audit and, through the shim, at the start of every program of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * profile.h: a profile, the flags of each program of a process tree.
  *

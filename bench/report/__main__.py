@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """make bench's report: reports/latest.md and its SVG plots, from the raw
 results bench/run.sh wrote to reports/raw/.
 

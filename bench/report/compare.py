@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """make bench-compare: what changed between two `make bench` runs, row by
 row, from their raw data.
 

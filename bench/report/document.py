@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """reports/latest.md: the report's prose around its tables, in the order
 a reader needs it (the machine, the targets, then how each was
 measured)."""

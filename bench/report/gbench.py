@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """One run's per-call and first-call samples as one google-benchmark JSON
 document, for google-benchmark's own comparison tool (compare.py,
 Debian's libbenchmark-tools).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """What the report calls the benchmarks' configurations and calls, and
 in which order it shows them (bench/config.c and bench/micro.c say what
 each one does; the raw data holds no order)."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """The report's SVG plots: their data as TSV in the work directory, drawn
 by gnuplot with bench/*.gp."""
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """Reading a run's raw results (reports/raw/, written by bench/run.sh)
 as they are: no statistics here (summary.py takes them)."""
 import glob

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """The statistics the report takes of its samples, and how it prints a
 number.  Rounding and printing follow C (round half away from zero,
 printf's %f), so that a figure comes out the same on every run of the

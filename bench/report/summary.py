@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """The raw results reduced to the numbers the report shows: per call,
 per configuration, per whole command, per phase.  Figures are rounded
 here to the places the report gives them, once."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """The report's tables, as Markdown lines, and the cells its prose
 quotes."""
 from names import kind, label, trapped

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """DESIGN.md's performance targets judged on one run: each target's row,
 its measured cell and its verdict.  A verdict knows the noise where the
 run measured it: per-call rows take every call's 95% interval, the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # tame-exec --profile: a process tree whose listed programs are tamed,
 # each with its own flags, as they start; the others run as they would.
 # A listed program never runs untamed without a word: a parent that

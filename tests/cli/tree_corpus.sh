@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # The tree corpus (tests/trees/corpus.py): tame-audit --profile and
 # tame-exec --profile on pipelines, scripts, xargs, find -exec, make and
 # their kind; each reproduces under its profile, and each listed flag

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * launch: start a program by one route of the C library, with an empty
  * environment, as a launcher that clears it would (tests/cli/

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * workers: a program that forks workers of its own image, for the tree
  * corpus (tests/trees/corpus.py).  "workers N FILE": N children each

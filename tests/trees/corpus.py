@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: ISC
 """The tree corpus: tame-audit --profile and tame-exec --profile on
 command lines that are process trees (pipelines, xargs, find -exec, make,
 env/nice/timeout, #! scripts, a shim script that execs the real program,
