@@ -199,10 +199,10 @@ profile_write(const char *file, const struct tree *t, char *err,
 		return -1;
 	}
 	fchmod(fd, 0644);
-	fprintf(f, "# tame-exec --profile: the flags of each program, the "
-	    "least over the %d run%s\n# recorded in %s%s/ by tame-audit "
-	    "--profile.  One line PATH FLAGS.\n", t->nruns, t->nruns == 1 ?
-	    "" : "s", file, RUNS_SUFFIX);
+	fprintf(f, "# tame-exec --profile: each program's least flags over "
+	    "%d run%s recorded\n# in %s%s/ by tame-audit --profile.  One "
+	    "line PATH FLAGS.\n", t->nruns, t->nruns == 1 ? "" : "s", file,
+	    RUNS_SUFFIX);
 	for (i = 0; i < t->n; i++) {
 		if (!t->p[i].f.tameable || !profile_path_ok(t->p[i].exe))
 			continue;

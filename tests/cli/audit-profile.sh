@@ -1,0 +1,82 @@
+#!/bin/sh
+# tame-audit on process trees: each program's answer in the report and
+# the JSON, launchers and unreached programs named, and --profile
+# writing a profile that grows with each run (the least flags over every
+# run recorded), keeps lines written by hand, and refuses a broken one.
+# Outside /tmp, or every file made would look like tmppath's.
+cd "$(dirname "$0")/../.." || exit 1
+B=${B:-build}
+A=$PWD/$B/tame-audit
+PATH=/usr/bin:/bin
+export PATH
+W=$(mktemp -d /var/tmp/tame-audit-profile.XXXXXX) || exit 1
+trap 'rm -rf "$W"' EXIT
+fail=0
+no() { echo "audit-profile.sh: $*"; fail=1; }
+cd "$W" || exit 1
+printf 'b\na\nb\n' > in.txt
+CAT=$(readlink -f "$(command -v cat)")
+SORT=$(readlink -f "$(command -v sort)")
+SH=$(readlink -f /bin/sh)
+
+# the tree in the report: the shell a launcher, sort and uniq tameable
+"$A" -o report.txt -- sh -c 'sort in.txt | uniq -c' > out.txt 2>&1
+[ $? -eq 5 ] || no "a pipeline as a whole is not tameable (exec): status 5"
+grep -q "^programs of the tree (3, 2 tameable)" report.txt ||
+    no "no tree in the report: $(tail -5 report.txt)"
+grep -q "$SH, 3 processes: a launcher: it starts $SORT" report.txt ||
+    no "the shell is not named a launcher starting sort"
+grep -q "^        $SORT, 1 process: stdio,rpath$" report.txt ||
+    no "sort's own answer is not stdio,rpath"
+
+# the JSON's programs
+"$A" --json -o report.json -- sh -c 'sort in.txt | uniq -c' > /dev/null 2>&1
+jq -e --arg s "$SORT" --arg sh "$SH" '.programs | any(.exe == $s and
+    .tameable and .flags == ["stdio", "rpath"] and .started_by == $sh)' \
+    report.json > /dev/null || no "programs[] has no sort: $(jq -c .programs report.json)"
+jq -e --arg sh "$SH" '.programs | any(.exe == $sh and .launcher and
+    (.tameable | not) and .flags == null)' report.json > /dev/null ||
+    no "programs[] has no launcher shell"
+
+# an unreached program: a static one the shim cannot be in
+if [ -x /bin/busybox ] && file -L /bin/busybox | grep -q static; then
+	BB=$(readlink -f /bin/busybox)
+	"$A" --json -o bb.json -- sh -c '/bin/busybox true; cat in.txt' \
+	    > /dev/null 2>&1
+	jq -e --arg b "$BB" '.programs | any(.exe == $b and
+	    (.tameable | not) and any(.blockers[]; .kind == "unreached" and
+	    (.todo | test("statically linked"))))' bb.json > /dev/null ||
+	    no "busybox is not unreached (static): $(jq -c .programs bb.json)"
+fi
+
+# --profile: written, then grown by a second run
+"$A" --profile p.prof -o r1.txt -- sh -c 'cat < in.txt; sort in.txt' \
+    > /dev/null 2>&1 || no "--profile: status $? (0 when written)"
+grep -qx "$CAT stdio" p.prof || no "first run: cat is not stdio: $(cat p.prof)"
+grep -qx "$SORT stdio,rpath" p.prof || no "first run: no sort line"
+grep -q "^# $SH: a launcher" p.prof || no "the launcher has no comment line"
+echo '/opt/by-hand/tool stdio,inet' >> p.prof
+"$A" --profile p.prof -o r2.txt -- sh -c 'cat in.txt' > /dev/null 2>&1 ||
+    no "--profile, second run: status $?"
+grep -qx "$CAT stdio,rpath" p.prof ||
+    no "merged: cat is not the least over both runs: $(cat p.prof)"
+grep -qx "$SORT stdio,rpath" p.prof || no "merged: sort's line was lost"
+grep -qx '/opt/by-hand/tool stdio,inet' p.prof ||
+    no "the line written by hand was not kept"
+grep -q '^# tame-exec --profile: .* over 2 runs' p.prof ||
+    no "the header does not count 2 runs"
+[ "$(ls p.prof.runs | wc -l)" -eq 2 ] || no "not 2 runs kept: $(ls p.prof.runs)"
+
+# a broken profile is named and left as it was
+printf '/usr/bin/cat stdio,nosuchflag\n' > bad.prof
+cp bad.prof bad.before
+"$A" --profile bad.prof -o r3.txt -- cat in.txt > /dev/null 2> err.txt
+[ $? -eq 1 ] || no "a broken profile: status $? (want 1)"
+grep -q 'bad.prof:1: unknown flag "nosuchflag"' err.txt ||
+    no "the broken line is not named: $(cat err.txt)"
+cmp -s bad.prof bad.before || no "a broken profile was changed"
+"$A" --profile x.prof --check -- cat in.txt > /dev/null 2>&1
+[ $? -eq 2 ] || no "--profile with --check is not a usage error"
+
+[ $fail -eq 0 ] && echo "audit-profile.sh: ok"
+exit $fail
