@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # tame-audit on process trees: each program's answer in the report and
 # the JSON, launchers and unreached programs named, and --profile
 # writing a profile that grows with each run (the least flags over every
