@@ -5,12 +5,14 @@
 # headers, C++, shell, Python, make, gnuplot, jq, the man pages, the
 # linker map, the .in files, and any other file that starts with #!.
 # Documentation and data carry none.  In a checkout the files are git's
-# (tracked, and untracked but not ignored); in a tarball, every file
-# outside the build directories.
-if git rev-parse --git-dir >/dev/null 2>&1; then
+# (tracked, and untracked but not ignored); in a tarball, or where git is
+# not installed (the arm64 guests' root), every file outside .git and the
+# build directories.
+if command -v git >/dev/null 2>&1 && git rev-parse --git-dir >/dev/null 2>&1; then
 	git ls-files -co --exclude-standard
 else
-	find . \( -path ./build -o -path './build-*' \) -prune -o -type f -print |
+	find . \( -path ./.git -o -path ./build -o -path './build-*' \) \
+	    -prune -o -type f -print |
 	    sed 's|^\./||'
 fi | {
 	bad=
