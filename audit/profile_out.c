@@ -146,17 +146,12 @@ left_out(FILE *f, const struct tree *t, int i)
 {
 	const struct program *pr = &t->p[i];
 	const struct blocker *b;
-	int k, n;
+	int k;
 
 	fprintf(f, "# %s: ", pr->exe);
 	if (tree_is_launcher(t, i)) {
 		fprintf(f, "a launcher, it starts ");
-		for (k = n = 0; k < t->n; k++)
-			if (t->p[k].starter == i)
-				fprintf(f, "%s%s", n++ ? ", " : "",
-				    t->p[k].exe);
-		if (n == 0)
-			fprintf(f, "programs");
+		tree_print_starts(f, t, i);
 		fprintf(f, " (it execs, so it runs untamed)");
 	} else
 		fprintf(f, "cannot be tamed as run");

@@ -16,7 +16,7 @@ text_answer(FILE *f, const struct tree *t, int i)
 	const struct program *pr = &t->p[i];
 	const struct blocker *b;
 	char flags[256];
-	int k, n;
+	int k;
 
 	if (pr->f.tameable) {
 		flags_text(pr->f.flags, flags, sizeof(flags), 0);
@@ -25,10 +25,8 @@ text_answer(FILE *f, const struct tree *t, int i)
 	}
 	if (tree_is_launcher(t, i)) {
 		fprintf(f, "a launcher: it starts ");
-		for (k = n = 0; k < t->n; k++)
-			if (t->p[k].starter == i)
-				fprintf(f, "%s%s", n++ ? ", " : "", t->p[k].exe);
-		fprintf(f, "%s (runs untamed)", n ? "" : "programs");
+		tree_print_starts(f, t, i);
+		fprintf(f, " (runs untamed)");
 	} else
 		fprintf(f, "cannot be tamed as run");
 	for (k = 0; k < pr->f.nblockers; k++) {

@@ -90,6 +90,19 @@ tree_unreached(struct tree *t, const char *exe, int starter)
 }
 
 int
+tree_print_starts(FILE *f, const struct tree *t, int i)
+{
+	int k, n;
+
+	for (k = n = 0; k < t->n; k++)
+		if (t->p[k].starter == i)
+			fprintf(f, "%s%s", n++ ? ", " : "", t->p[k].exe);
+	if (n == 0)
+		fprintf(f, "programs");
+	return n;
+}
+
+int
 tree_is_launcher(const struct tree *t, int i)
 {
 	const struct findings *f = &t->p[i].f;

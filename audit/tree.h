@@ -14,6 +14,8 @@
 #ifndef AUDIT_TREE_H
 #define AUDIT_TREE_H
 
+#include <stdio.h>
+
 #include "audit.h"
 
 struct program {
@@ -53,6 +55,11 @@ int	tree_read_log(struct tree *, const char *path, char *err,
 
 /* Each program's findings: its flags, its blockers, launcher or not. */
 void	tree_judge(struct tree *);
+/*
+ * The programs i started first, separated by ", ", or "programs" if it
+ * started none of those seen; returns how many.
+ */
+int	tree_print_starts(FILE *, const struct tree *, int i);
 /* Program i starts other programs (an exec after its marker). */
 int	tree_is_launcher(const struct tree *, int i);
 
