@@ -112,6 +112,11 @@ struct audit {
 	struct run	 runs[AUDIT_MAXRUNS];
 	int		 nruns;
 	int		 keep_frames;	/* -k: keep each need's frames */
+	const char	*foreign_id;	/* "uid=N": the overflow id a user
+					   namespace shows for other users'
+					   files (view.h), or NULL */
+	long		 foreign_seen;	/* stat results after a marker
+					   that showed it */
 	int		 keep_before;	/* classify the calls before the
 					   marker too, into before */
 	struct audit	*before;	/* those calls' needs (no evidence,
@@ -231,6 +236,8 @@ struct findings {
 	int		 cold;		/* flags that would warm what this run
 					   did not: never suggested */
 	int		 verified;	/* 1: --verify ran it the same */
+	int		 decided;	/* 1: and no --verify asked for it
+					   (a run decided code or soft) */
 };
 
 /*

@@ -37,6 +37,7 @@
 #include "tame.h"
 #include "trace.h"
 #include "tree.h"
+#include "view.h"
 
 #define EXIT_USAGE	2
 #define EXIT_VIOLATION	3
@@ -53,11 +54,32 @@ struct options {
 	int			 where;
 	int			 timeout;
 	int			 verify;
+	int			 once;		/* --once: one run only */
 	int			 report_fd;	/* --report-fd, or -1 */
 	const char		*profile;	/* --profile */
 	char			**argv;		/* the command */
 	struct tree		 tree;		/* its programs (tree.h) */
+	struct view		 view;		/* each run's (view.h), */
+	int			 hermetic;	/* when this is 1 */
+	int			 nextrun;	/* its number in the view */
+	char			 noview[512];	/* why none, or "" */
+	char			 foreign_id[32];	/* audit.h */
+	char			*unreached;	/* why the command, set-ID or
+					   with file capabilities, left
+					   no marker; or NULL */
 };
+
+static void	forget_blockers(struct findings *);
+
+/* SIGTERM or SIGHUP came while the command ran (view.h): stop after it */
+static volatile sig_atomic_t stop_asked;
+
+static void
+on_stop(int sig)
+{
+	(void)sig;
+	stop_asked = 1;
+}
 
 /*
  * The log tame-audit makes for itself when not asked to keep one: gone
@@ -101,7 +123,7 @@ static void
 usage(void)
 {
 	fprintf(stderr,
-	    "usage: tame-audit [--json | --flags-only] [--where] [--verify]\n"
+	    "usage: tame-audit [--json | --flags-only] [--where] [--verify | --once]\n"
 	    "                  [--timeout sec] [--keep-log file]\n"
 	    "                  [-o file | --report-fd n] -- command [arg ...]\n"
 	    "       tame-audit --profile file [options] -- command [arg ...]\n"
@@ -143,6 +165,7 @@ parse_options(int argc, char *argv[], struct options *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "report-fd", required_argument, NULL, 'r' },
 		{ "verify", no_argument, NULL, 'v' },
+		{ "once", no_argument, NULL, '1' },
 		{ "profile", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -197,6 +220,9 @@ again:
 		case 'v':
 			o->verify = 1;
 			break;
+		case '1':
+			o->once = 1;
+			break;
 		case 'p':
 			o->profile = optarg;
 			break;
@@ -240,9 +266,14 @@ again:
 		usage();
 	}
 	if (o->argv == NULL && (o->timeout || o->keep_log || o->where ||
-	    o->verify)) {
-		warnx("--timeout, --keep-log, --where and --verify apply to a "
-		    "command run");
+	    o->verify || o->once)) {
+		warnx("--timeout, --keep-log, --where, --verify and --once "
+		    "apply to a command run");
+		usage();
+	}
+	if (o->verify && o->once) {
+		warnx("--verify makes a second run, --once forbids one: give "
+		    "one");
 		usage();
 	}
 	if (o->verify && o->ctx.checking) {
@@ -314,6 +345,40 @@ run_warnings(const struct audit *a, struct findings *f)
 }
 
 /*
+ * A later run ended by ^C, or SIGTERM or SIGHUP came: the files are left
+ * as the first run left them, whole (view_apply holds the signals off),
+ * and no report is made.
+ */
+static void
+stop_if_asked(struct options *o, int run, int status)
+{
+	char why[512];
+
+	if (!o->hermetic || (!stop_asked && (run == 0 || !WIFSIGNALED(status) ||
+	    WTERMSIG(status) != SIGINT)))
+		return;
+	if (view_apply(&o->view, 0, why, sizeof(why)) == -1)
+		warnx("interrupted: the first run's changes to files could not "
+		    "all be applied (%s); the rest are", why);
+	else
+		warnx("interrupted: the files are as the first run left them "
+		    "(the later runs' changes are gone); no report");
+	view_close(&o->view);
+	o->hermetic = 0;
+	exit(130);
+}
+
+/* Each run in a view of its own, numbered from the first, 0. */
+static void
+in_view(struct options *o, struct trace_opts *t)
+{
+	if (!o->hermetic)
+		return;
+	t->view = &o->view;
+	t->run = o->nextrun++;
+}
+
+/*
  * Run the command under strace into log; from_exec for a static one.
  * warm: a run whose tame() loads these flags' name services first (as a
  * real tame() of them does), or 0.  out, err: where its output goes, or
@@ -373,8 +438,11 @@ trace_command(struct options *o, const char *log, int *from_exec, int warm,
 	t.log = log;
 	t.stack = o->where;
 	t.timeout = o->timeout;
+	in_view(o, &t);
+	t.full_stat = o->hermetic && o->view.userns;
 	if (trace_run(&t, &r) == -1)
 		err(1, "cannot run %s", strace);
+	stop_if_asked(o, t.run, r.status);
 	if (r.timed_out)
 		errx(1, "%s did not finish within %d s and was killed%s%s",
 		    o->argv[0], o->timeout, o->keep_log != NULL ?
@@ -385,6 +453,17 @@ trace_command(struct options *o, const char *log, int *from_exec, int warm,
 		    "ptrace may be forbidden here, e.g. by "
 		    "kernel.yama.ptrace_scope)", o->argv[0]);
 	return r.status;
+}
+
+/* Why the command gets no shim, when it is set-ID or has capabilities. */
+static char *
+command_raised(const struct options *o)
+{
+	char cmd[PATH_MAX];
+
+	if (o->argv == NULL || trace_find(o->argv[0], cmd, sizeof(cmd)) == -1)
+		return NULL;
+	return tree_raised_why(cmd);
 }
 
 static void
@@ -439,8 +518,12 @@ traced_run(struct options *o, struct audit *a, int warm, int out, int errfd,
 		tree_add_log(o, log);
 	if (log != o->keep_log)
 		unlink(log);
-	if (a->runs[a->nruns - 1].markers == 0)
+	if (a->runs[a->nruns - 1].markers == 0) {
+		if (warm == 0 && !o->ctx.checking &&
+		    (o->unreached = command_raised(o)) != NULL)
+			return status;	/* a blocker, not an error */
 		no_marker(o, &a->runs[a->nruns - 1], 0);
+	}
 	return status;
 }
 
@@ -453,6 +536,8 @@ audited_run(struct options *o, int warm, int out, int errfd, int *from_exec,
 
 	a->keep_frames = o->where;
 	a->keep_before = warm > 0;	/* for same_way() */
+	if (o->hermetic && o->view.userns)
+		a->foreign_id = o->foreign_id;
 	*status = traced_run(o, a, warm, out, errfd, from_exec);
 	return a;
 }
@@ -588,15 +673,20 @@ better(const struct findings *a, const struct findings *b)
 }
 
 /*
- * --verify: run the command again, untraced, under tame-exec -f with the
- * suggestion.  Returns 1 when it ended as the audited run did; else a
- * blocker says how it did not.
+ * Run the command again, untraced, under tame-exec -f with the
+ * suggestion, and compare it with a run made before, ref: its wait
+ * status, its output (out, errfd) and, in views, the files it left.
+ * --verify compares with the audited run; a decision by default, with a
+ * plain run made for it (decide).  Returns 1 when the same; else a
+ * blocker says how it was not.
  */
 static int
-verify(struct options *o, struct findings *f, int status, int out, int errfd)
+verify(struct options *o, struct findings *f, int status, int out, int errfd,
+    int ref)
 {
 	struct trace_opts t = { .out_fd = -1, .err_fd = -1 };
 	char flags[256], tame_exec[PATH_MAX], diff[512];
+	int got, same;
 
 	if (trace_beside_self("tame-exec", tame_exec, sizeof(tame_exec)) == -1)
 		errx(1, "cannot find tame-exec beside tame-audit: reinstall "
@@ -606,12 +696,211 @@ verify(struct options *o, struct findings *f, int status, int out, int errfd)
 	t.flags = flags;
 	t.argv = o->argv;
 	t.timeout = o->timeout;
-	if (rerun_same(&t, status, out, errfd, diff, sizeof(diff)))
+	in_view(o, &t);
+	same = rerun_same(&t, status, out, errfd, diff, sizeof(diff), &got);
+	stop_if_asked(o, t.run, got);
+	if (same && o->hermetic)
+		same = view_same(&o->view, ref, t.run, diff, sizeof(diff));
+	if (same)
 		return 1;
 	verdict_add(f, BLOCK_VERIFY, -1, xstrdup(diff), xstrdup("under the "
 	    "suggestion the program went another way: audit it with other "
 	    "input, or tame it by hand where its --check is clean"));
 	return 0;
+}
+
+/*
+ * Blockers that only a run decides (code, soft; only_survivable) are
+ * decided by one when each run starts from the same files (view.h):
+ * the command runs plainly, then under the suggestion, and is tameable
+ * when the two end the same, with the same output and files.
+ */
+static int
+decide(struct options *o, struct findings *f)
+{
+	struct trace_opts t = { .out_fd = -1, .err_fd = -1 };
+	struct trace_result r;
+	int out, errfd, same, ref;
+
+	out = rerun_capture();
+	errfd = rerun_capture();
+	t.argv = o->argv;
+	t.timeout = o->timeout;
+	t.out_fd = out;
+	t.err_fd = errfd;
+	in_view(o, &t);
+	ref = t.run;
+	rerun_stdin_rewind();
+	if (trace_run(&t, &r) == -1)
+		err(1, "cannot run %s", o->argv[0]);
+	stop_if_asked(o, t.run, r.status);
+	same = !r.timed_out && verify(o, f, r.status, out, errfd, ref);
+	close(out);
+	close(errfd);
+	return same;
+}
+
+/*
+ * The blockers are all ones a run decides.  In views, decide(); else
+ * say what would.
+ */
+static void
+decide_or_say(struct options *o, struct findings *f, struct audit *a,
+    int repeatable)
+{
+	if (o->hermetic && repeatable) {
+		if (decide(o, f)) {
+			f->verified = f->decided = 1;
+			forget_blockers(f);
+			verdict_make(a, f);
+		}
+		return;
+	}
+	if (o->once)
+		findings_warn(f, "a run under the suggestion would decide "
+		    "this: audit without --once");
+	else if (!repeatable)
+		findings_warn(f, "a run under the suggestion would decide "
+		    "this, but standard input (a terminal) cannot be given "
+		    "to it again: audit with input from a file or a pipe");
+	else
+		findings_warn(f, "a run under the suggestion would decide "
+		    "this: --verify makes it, but here the command's effects "
+		    "on files would happen twice (no hermetic view: %s)",
+		    o->noview);
+}
+
+/* The owner a user namespace shows for unmapped ids (usually 65534). */
+static const char *
+overflow_uid(void)
+{
+	static char id[16] = "65534";
+	FILE *f;
+
+	if ((f = fopen("/proc/sys/kernel/overflowuid", "r")) != NULL) {
+		if (fgets(id, sizeof(id), f) == NULL)
+			snprintf(id, sizeof(id), "65534");
+		id[strcspn(id, "\n")] = '\0';
+		fclose(f);
+	}
+	return id;
+}
+
+/*
+ * On every way out (an error after the first run, say), the first run's
+ * changes are applied and the layers go: nothing is left half-applied
+ * or behind in TMPDIR.
+ */
+static struct options	*viewed;
+
+static void
+view_at_exit(void)
+{
+	char why[512];
+
+	if (viewed == NULL || !viewed->hermetic)
+		return;
+	if (viewed->nextrun > 0 && view_apply(&viewed->view, 0, why,
+	    sizeof(why)) == -1)
+		warnx("the first run's changes to files could not all be "
+		    "applied from its view (%s); the rest are", why);
+	view_close(&viewed->view);
+	viewed->hermetic = 0;
+}
+
+/*
+ * Each run in a view of its own (view.h) when the command may run more
+ * than once; else one line says why not, and the runs go as before.
+ */
+static void
+open_view(struct options *o)
+{
+	char *raised;
+
+	if (o->argv == NULL || o->nlogs > 0 || o->once) {
+		o->ctx.hermetic = o->argv != NULL ? 0 : -1;
+		return;
+	}
+	if (geteuid() != 0 && (raised = command_raised(o)) != NULL) {
+		/* a user namespace would drop what it raises */
+		snprintf(o->noview, sizeof(o->noview), "%s is set-ID or has "
+		    "file capabilities, which a user namespace would not "
+		    "honour", o->argv[0]);
+		free(raised);
+		warnx("no hermetic view for this command: %s", o->noview);
+		return;
+	}
+	if (view_open(&o->view, o->noview, sizeof(o->noview)) == -1) {
+		warnx("no hermetic view here: %s; every run after the first "
+		    "sees what the first left (tame-audit(1), HERMETIC RUNS)",
+		    o->noview);
+		return;
+	}
+	o->hermetic = o->ctx.hermetic = 1;
+	viewed = o;
+	atexit(view_at_exit);
+	snprintf(o->foreign_id, sizeof(o->foreign_id), "id=%s",
+	    overflow_uid());
+	signal(SIGTERM, on_stop);
+	signal(SIGHUP, on_stop);
+}
+
+/*
+ * Unprivileged, the view is a user namespace of our own ids, where other
+ * users' files show the overflow owner (nobody): a first run that looked
+ * at such an owner may have printed it.  Its output (held back) and its
+ * files go, and the command runs again outside any view, as before.
+ */
+static struct audit *
+first_run_again(struct options *o, struct audit *a, int *out, int *errfd,
+    int *from_exec, int *ran)
+{
+	view_close(&o->view);
+	o->hermetic = o->ctx.hermetic = 0;
+	snprintf(o->noview, sizeof(o->noview), "the run in a user namespace "
+	    "looked at files of other users, whose owners it sees as "
+	    "nobody");
+	warnx("no hermetic view for this command: %s (%ld times); it runs "
+	    "again outside one, and every run after that sees what it "
+	    "left (run tame-audit as root for a hermetic audit)", o->noview,
+	    a->foreign_seen);
+	audit_free(a);
+	if (o->profile == NULL) {	/* the tree, from the new run only */
+		tree_free(&o->tree);
+		memset(&o->tree, 0, sizeof(o->tree));
+	}
+	if (o->verify) {
+		if (ftruncate(*out, 0) == -1 || ftruncate(*errfd, 0) == -1 ||
+		    lseek(*out, 0, SEEK_SET) == -1 ||
+		    lseek(*errfd, 0, SEEK_SET) == -1)
+			err(1, "the first run's output");
+	} else {
+		close(*out);
+		close(*errfd);
+		*out = *errfd = -1;
+	}
+	rerun_stdin_rewind();
+	o->nextrun = 0;
+	return audited_run(o, 0, *out, *errfd, from_exec, ran);
+}
+
+/* The first run's changes to files, applied; the other runs' gone. */
+static void
+close_view(struct options *o, struct findings *f)
+{
+	char why[512];
+
+	if (!o->hermetic)
+		return;
+	if (view_apply(&o->view, 0, why, sizeof(why)) == -1)
+		findings_warn(f, "the first run's changes to files could not all "
+		    "be applied from its view (%s); the rest are", why);
+	if (o->view.unlayered != NULL)
+		findings_warn(f, "writes under %s are not held in the view: "
+		    "later runs saw what earlier ones wrote there",
+		    o->view.unlayered);
+	view_close(&o->view);
+	o->hermetic = 0;
 }
 
 /* Where the report goes: -o file, --report-fd n, or standard error. */
@@ -707,10 +996,13 @@ main(int argc, char *argv[])
 		errx(EXIT_USAGE, "--report-fd %d: %s", o.report_fd,
 		    o.report_fd <= 2 ? "not one of the command's standard "
 		    "descriptors (0, 1, 2)" : "not an open descriptor");
-	repeatable = o.argv != NULL && rerun_stdin_repeatable();
+	repeatable = o.argv != NULL && !o.once && (rerun_stdin_repeatable() ||
+	    rerun_stdin_record());
 	if (o.verify && !repeatable)
 		errx(EXIT_USAGE, "--verify runs the command twice: its "
-		    "standard input must be a file or /dev/null");
+		    "standard input must be a file, a pipe or /dev/null, not "
+		    "a terminal");
+	open_view(&o);
 	a = audit_new();
 	a->keep_frames = o.where;
 	if (o.profile != NULL && profile_past_runs(o.profile, &o.tree, msg,
@@ -728,14 +1020,19 @@ main(int argc, char *argv[])
 		/* --merge with a new run: one more log of the same audit */
 		(void)traced_run(&o, a, 0, -1, -1, &from_exec);
 		o.ctx.log_is_temporary = o.keep_log == NULL;
+		rerun_stdin_recorded();
 	} else if (o.argv != NULL) {
 		audit_free(a);
-		if (o.verify) {
+		if (o.verify || (o.hermetic && o.view.userns)) {
 			out = rerun_capture();
 			errfd = rerun_capture();
 		}
 		a = audited_run(&o, 0, out, errfd, &from_exec, &ran);
 		o.ctx.log_is_temporary = o.keep_log == NULL;
+		rerun_stdin_recorded();
+		if (a->foreign_seen > 0)
+			a = first_run_again(&o, a, &out, &errfd, &from_exec,
+			    &ran);
 	}
 	if (o.ctx.checking) {
 		findings_make(a, &f, 1, 0, 0);
@@ -809,11 +1106,13 @@ main(int argc, char *argv[])
 			    "tame() of getpw or dnspath warms it, was not made, "
 			    "and the suggestion may ask for more than it needs");
 		if (o.verify && only_survivable(&f) && verify(&o, &f, ran, out,
-		    errfd)) {
+		    errfd, 0)) {
 			f.verified = 1;
 			forget_blockers(&f);
 			verdict_make(a, &f);
-		}
+		} else if (!o.verify && !f.tameable && only_survivable(&f) &&
+		    !from_exec && o.argv != NULL && o.nlogs == 0)
+			decide_or_say(&o, &f, a, repeatable);
 	}
 	if (out >= 0) {
 		rerun_replay(out, 1);
@@ -823,12 +1122,16 @@ main(int argc, char *argv[])
 		findings_warn(&f, "%s is statically linked: tame-exec cannot "
 		    "enforce flags on it; call tame() in the program itself",
 		    o.argv[0]);
+	else if (o.unreached != NULL)
+		verdict_add(&f, BLOCK_UNREACHED, -1, xstrdup(o.argv[0]),
+		    o.unreached);
 	else if (from_exec) {
 		verdict_add(&f, BLOCK_STATIC, -1, xstrdup(o.argv[0]),
 		    xstrdup("it is statically linked: tame-exec cannot "
 		    "enforce flags on it; call tame() in the program itself, "
 		    "where the staircase says"));
 	}
+	close_view(&o, &f);
 	run_warnings(a, &f);
 	if (!o.ctx.checking)
 		unread_lines(a, &f);

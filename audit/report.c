@@ -197,9 +197,14 @@ text_suggestion(FILE *f, const struct audit *a, const struct findings *fd,
 		    "before the marker, as tame() under %s loads it)\n",
 		    flags);
 	}
-	if (fd->verified)
+	if (fd->decided)
+		fprintf(f, "    (what only a run could decide, a run decided: "
+		    "under these flags the command ended as it does untamed, "
+		    "with the same output and files)\n");
+	else if (fd->verified)
 		fprintf(f, "    (--verify: run again under these flags, it "
-		    "ended the same, with the same output)\n");
+		    "ended the same, with the same output%s)\n",
+		    c->hermetic == 1 ? " and files" : "");
 	text_soft(f, a, fd);
 }
 
@@ -498,6 +503,8 @@ report_json(FILE *f, const struct audit *a, const struct findings *fd,
 	fprintf(f, ",\n  \"warmed\": ");
 	json_flags(f, fd->warmed);
 	fprintf(f, ",\n  \"verified\": %s", fd->verified ? "true" : "false");
+	fprintf(f, ",\n  \"hermetic\": %s", c->hermetic == 1 ? "true" :
+	    c->hermetic == 0 ? "false" : "null");
 	fprintf(f, ",\n  \"flags\": ");
 	json_flags(f, fd->flags);
 	fprintf(f, ",\n  \"flags_exact\": ");

@@ -18,6 +18,8 @@ struct report_ctx {
 	int			 checking;	/* --check */
 	int			 log_is_temporary;
 	const struct tree	*tree;		/* the programs, or NULL */
+	int			 hermetic;	/* 1: each run in a view (view.h);
+						   0: not; -1: no run */
 };
 
 void	report(FILE *, const struct audit *, const struct findings *,

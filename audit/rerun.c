@@ -11,6 +11,8 @@
 #include <sys/wait.h>
 
 #include <err.h>
+#include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -33,6 +35,77 @@ rerun_stdin_repeatable(void)
 		return (stdin_start = lseek(0, 0, SEEK_CUR)) != -1;
 	return S_ISCHR(st.st_mode) && major(st.st_rdev) == 1 &&
 	    minor(st.st_rdev) == 3;
+}
+
+/*
+ * A pipe is read once: the first run reads it through a pump that keeps
+ * a copy, and the later runs read the copy (rerun_stdin_recorded).  The
+ * pump writes the copy first, so the copy holds all the first run read;
+ * what the pump read ahead of it, a later run may read too, as the first
+ * would have.
+ */
+static pid_t	pump = -1;
+static int	copy = -1;
+
+static void
+pump_stdin(int to)
+{
+	char buf[65536];
+	ssize_t n;
+
+	signal(SIGPIPE, SIG_IGN);
+	while ((n = read(0, buf, sizeof(buf))) != 0) {
+		if (n == -1) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (write(copy, buf, (size_t)n) != n ||
+		    write(to, buf, (size_t)n) != n)
+			break;
+	}
+	_exit(0);
+}
+
+int
+rerun_stdin_record(void)
+{
+	struct stat st;
+	int p[2];
+
+	if (fstat(0, &st) == -1 || !S_ISFIFO(st.st_mode))
+		return 0;
+	copy = rerun_capture();
+	if (pipe(p) == -1 || (pump = fork()) == -1)
+		err(1, "standard input");
+	if (pump == 0) {
+		close(p[0]);
+		pump_stdin(p[1]);
+	}
+	close(p[1]);
+	if (dup2(p[0], 0) == -1)
+		err(1, "standard input");
+	close(p[0]);
+	stdin_start = 0;
+	return 1;
+}
+
+void
+rerun_stdin_recorded(void)
+{
+	int status;
+
+	if (pump == -1)
+		return;
+	/* the first run is over: what it did not read, no run reads */
+	kill(pump, SIGKILL);
+	while (waitpid(pump, &status, 0) == -1 && errno == EINTR)
+		;
+	pump = -1;
+	if (dup2(copy, 0) == -1)
+		err(1, "standard input");
+	close(copy);
+	rerun_stdin_rewind();
 }
 
 void
@@ -141,7 +214,7 @@ status_text(int status, char *buf, size_t len)
 
 int
 rerun_same(struct trace_opts *t, int status, int out, int errfd, char *diff,
-    size_t len)
+    size_t len, int *got)
 {
 	struct trace_result r;
 	char was[64], now[64], tail[200];
@@ -153,6 +226,7 @@ rerun_same(struct trace_opts *t, int status, int out, int errfd, char *diff,
 	rerun_stdin_rewind();
 	if (trace_run(t, &r) == -1)
 		err(1, "cannot run %s", t->tame_exec);
+	*got = r.status;
 	if (r.timed_out)
 		snprintf(diff, len, "did not finish within %d s", t->timeout);
 	else if (r.status != status) {

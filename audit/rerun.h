@@ -16,6 +16,14 @@
  * a terminal: no.  Call once, before the first run.
  */
 int	rerun_stdin_repeatable(void);
+
+/*
+ * A pipe: 1, and the first run reads it through a pump that keeps a
+ * copy; after that run, rerun_stdin_recorded() makes the copy standard
+ * input, for the later runs.  Anything else: 0.
+ */
+int	rerun_stdin_record(void);
+void	rerun_stdin_recorded(void);
 void	rerun_stdin_rewind(void);
 
 /* An unnamed file in TMPDIR to hold a run's output. */
@@ -28,9 +36,9 @@ void	rerun_replay(int from, int to);
  * Run t (untraced: t->strace NULL) with standard input rewound, its
  * output captured, and compare its wait status, standard output and
  * error with status, out and err.  Returns 1 when the same; 0 with the
- * first difference in diff.
+ * first difference in diff.  Its own wait status in got.
  */
 int	rerun_same(struct trace_opts *t, int status, int out, int errfd,
-	    char *diff, size_t len);
+	    char *diff, size_t len, int *got);
 
 #endif /* AUDIT_RERUN_H */

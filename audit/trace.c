@@ -26,6 +26,7 @@
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -34,6 +35,7 @@
 #include <unistd.h>
 
 #include "trace.h"
+#include "view.h"
 
 /*
  * strace -V lists its optional features; "stack-trace=" (libunwind or
@@ -146,8 +148,8 @@ on_alarm(int sig)
 int
 trace_run(const struct trace_opts *o, struct trace_result *r)
 {
-	char *argv[64 + 1024];
-	int k = 0, i, status;
+	char *argv[64 + 1024], why[512];
+	int k = 0, i, status, fd;
 	struct sigaction sa, old_int, old_quit;
 	pid_t pid, w;
 
@@ -162,6 +164,10 @@ trace_run(const struct trace_opts *o, struct trace_result *r)
 		argv[k++] = "256";
 		if (o->stack)
 			argv[k++] = "-k";
+		if (o->full_stat) {
+			argv[k++] = "-e";
+			argv[k++] = "abbrev=!%%stat";
+		}
 		argv[k++] = "-o";
 		argv[k++] = (char *)o->log;
 		argv[k++] = "--";
@@ -201,13 +207,28 @@ trace_run(const struct trace_opts *o, struct trace_result *r)
 			setenv("TAME_EXEC_TREE", "1", 1);
 		else
 			unsetenv("TAME_EXEC_TREE");
+		if (o->view != NULL) {
+			/* the trace goes through the view to the real file */
+			if (o->log != NULL && (fd = open(o->log, O_WRONLY |
+			    O_CREAT | O_TRUNC | O_CLOEXEC, 0600)) != -1)
+				close(fd);
+			if (view_enter(o->view, o->run, o->log, why,
+			    sizeof(why)) == -1) {
+				fprintf(stderr, "tame-audit: the run's view: "
+				    "%s\n", why);
+				_exit(127);
+			}
+		}
 		if (o->strace == NULL)
 			unsetenv("TAME_AUDIT");	/* a real run: --verify */
 		else
 			setenv("TAME_AUDIT", (o->tame_exec != NULL &&
 			    o->flags_all) || o->cold ? "permissive-cold" :
 			    "permissive", 1);
-		execv(argv[0], argv);
+		if (o->strace == NULL && o->tame_exec == NULL)
+			execvp(argv[0], argv);	/* the command as a shell would */
+		else
+			execv(argv[0], argv);
 		fprintf(stderr, "tame-audit: %s: %s\n", argv[0],
 		    strerror(errno));
 		_exit(127);

@@ -7,6 +7,8 @@
 
 #include <stddef.h>
 
+struct view;
+
 struct trace_opts {
 	const char	*strace;	/* its path; NULL: run without it */
 	const char	*tame_exec;	/* run CMD through it, or NULL */
@@ -23,6 +25,10 @@ struct trace_opts {
 	int		 timeout;	/* seconds; 0: none */
 	int		 out_fd, err_fd;	/* the command's stdout and
 					   stderr, or -1: ours */
+	const struct view *view;	/* run in a fresh view (view.h),
+					   or NULL: in the real tree */
+	int		 run;		/* its number in the view */
+	int		 full_stat;	/* strace prints stat's owners */
 };
 
 struct trace_result {

@@ -49,6 +49,22 @@ tree_process(struct tree *t, int i)
 	t->p[i].processes++;
 }
 
+char *
+tree_raised_why(const char *exe)
+{
+	struct stat st;
+
+	if (stat(exe, &st) == 0 && (st.st_mode & (S_ISUID | S_ISGID)))
+		return xstrdup("set-ID: the loader ignores LD_PRELOAD for it "
+		    "when it changes the process's ids; call tame() in the "
+		    "program itself");
+	if (getxattr(exe, "security.capability", NULL, 0) > 0)
+		return xstrdup("it has file capabilities: the loader ignores "
+		    "LD_PRELOAD for it where they raise the process's; call "
+		    "tame() in the program itself");
+	return NULL;
+}
+
 /*
  * Why the shim was not in an image of exe: what the loader refuses to
  * preload into, else the environment that should have carried it.
@@ -57,7 +73,7 @@ static char *
 unreached_why(const char *exe)
 {
 	struct elf_imports im;
-	struct stat st;
+	char *raised;
 	int is_static = 0;
 
 	if (elf_imports_read(exe, &im) == 0) {
@@ -67,14 +83,8 @@ unreached_why(const char *exe)
 	if (is_static)
 		return xstrdup("statically linked: no loader runs, so no shim "
 		    "can be preloaded; call tame() in the program itself");
-	if (stat(exe, &st) == 0 && (st.st_mode & (S_ISUID | S_ISGID)))
-		return xstrdup("set-ID: the loader ignores LD_PRELOAD for it "
-		    "when it changes the process's ids; call tame() in the "
-		    "program itself");
-	if (getxattr(exe, "security.capability", NULL, 0) > 0)
-		return xstrdup("it has file capabilities: the loader ignores "
-		    "LD_PRELOAD for it where they raise the process's; call "
-		    "tame() in the program itself");
+	if ((raised = tree_raised_why(exe)) != NULL)
+		return raised;
 	return xstrdup("started without the shim: the program that started "
 	    "it cleared its environment, or is static and made the exec "
 	    "itself");

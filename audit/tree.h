@@ -47,6 +47,12 @@ void	tree_process(struct tree *, int i);
 void	tree_unreached(struct tree *, const char *exe, int starter);
 
 /*
+ * Why a set-ID program, or one with file capabilities, gets no shim
+ * (the loader's secure mode), or NULL for any other.
+ */
+char	*tree_raised_why(const char *exe);
+
+/*
  * log.c: read one strace log made under TAME_EXEC_TREE into t, as one
  * more run.  Returns 0, or -1 with a message in err.
  */

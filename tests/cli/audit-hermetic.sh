@@ -1,0 +1,178 @@
+#!/bin/sh
+# SPDX-License-Identifier: ISC
+# tame-audit's hermetic runs (tame-audit(1), HERMETIC RUNS): commands
+# that create, overwrite, rename or remove files in their working
+# directory and under $HOME, and three that read a pipe, each audited
+# twice, by default and with --verify, in fresh copies of one tree.  Both
+# ways must give the same answer, and leave the tree as one plain run of
+# the command leaves it (every later run started from what the first
+# started from, and only the first run's changes were kept).  Then the
+# unprivileged view: ls -l shows the real owners; and where no view can
+# be made, one line says so and the report says "hermetic": false.  Prints n/a with the reason where this machine
+# cannot make a view.  Exit 0 = pass.
+cd "$(dirname "$0")/../.." || exit 1
+B=${B:-build}
+AUDIT=$PWD/$B/tame-audit
+PATH=/usr/bin:/bin:/usr/sbin:/sbin
+export PATH
+W=$(mktemp -d /var/tmp/tame-hermetic.XXXXXX) || exit 1
+trap 'rm -rf "$W"' EXIT
+chmod 755 "$W"
+fail() {
+	echo "audit-hermetic.sh: $*" >&2
+	exit 1
+}
+[ -x "$AUDIT" ] || fail "build first"
+command -v jq > /dev/null || fail "jq not installed"
+
+# The tree each command starts from
+mkdir -p "$W/fixture/d" "$W/fixture/home"
+printf 'alpha\nbeta\n' > "$W/fixture/a.txt"
+printf 'bravo\n' > "$W/fixture/b.txt"
+printf 'charlie\n' > "$W/fixture/d/c.txt"
+printf 'rc\n' > "$W/fixture/home/.rc"
+
+# What a tree holds: kinds, names, modes, link targets, contents.
+snapshot() {
+	(cd "$1" && find . -printf '%y %p %m %l\n' | sort &&
+	    find . -type f -print0 | sort -z | xargs -0 -r md5sum)
+}
+
+fresh() {
+	rm -rf "$W/$1" && cp -a "$W/fixture" "$W/$1"
+}
+
+# $1: what the pipe gives, or "" for none; the rest: the command
+n=0
+run_case() {
+	input=$1
+	shift
+	n=$((n + 1))
+	fresh plain
+	if [ -n "$input" ]; then
+		(cd "$W/plain" && printf '%s' "$input" | HOME=$W/plain/home \
+		    "$@" > /dev/null 2>&1)
+	else
+		(cd "$W/plain" && HOME=$W/plain/home "$@" < /dev/null \
+		    > /dev/null 2>&1)
+	fi
+	snapshot "$W/plain" > "$W/want"
+	for how in default verify; do
+		fresh "$how"
+		opt=
+		[ "$how" = verify ] && opt=--verify
+		if [ -n "$input" ]; then
+			(cd "$W/$how" && printf '%s' "$input" |
+			    HOME=$W/$how/home "$AUDIT" $opt --json \
+			    -o "$W/$how.json" -- "$@" > /dev/null 2>&1)
+		else
+			(cd "$W/$how" && HOME=$W/$how/home "$AUDIT" $opt \
+			    --json -o "$W/$how.json" -- "$@" < /dev/null \
+			    > /dev/null 2>&1)
+		fi
+		# the trees were copied to plain/, default/ and verify/
+		sed "s|$W/$how|$W/plain|g" "$W/$how.json" > "$W/$how.j"
+		snapshot "$W/$how" > "$W/got"
+		cmp -s "$W/want" "$W/got" || fail "$*: $how: the tree is not \
+as one run leaves it: $(diff "$W/want" "$W/got" | head -5)"
+		jq -e '.hermetic' "$W/$how.json" > /dev/null ||
+		    fail "$*: $how: not hermetic: $(jq -c .warnings \
+		    "$W/$how.json")"
+	done
+	jq -c '[.tameable, .flags, (.blockers | map(.kind))]' \
+	    "$W/default.json" > "$W/d.answer"
+	jq -c '[.tameable, .flags, (.blockers | map(.kind))]' \
+	    "$W/verify.json" > "$W/v.answer"
+	cmp -s "$W/d.answer" "$W/v.answer" || fail "$*: by default \
+$(cat "$W/d.answer"), with --verify $(cat "$W/v.answer")"
+	echo "audit-hermetic.sh: $(cat "$W/d.answer") $*"
+}
+
+# Can this machine make a view?  Say why not, and stop.
+(cd "$W" && "$AUDIT" --json -o "$W/probe.json" -- true 2> "$W/probe.err")
+if ! jq -e '.hermetic' "$W/probe.json" > /dev/null 2>&1; then
+	echo "n/a: no hermetic view here: $(head -1 "$W/probe.err")"
+	exit 0
+fi
+
+# TAME_CORPUS_QUICK=1 (make check-kernels' guests, where TCG makes each
+# audit a minute): all but the ones marked slow (mv, rm -r, a pipe).
+slow() {
+	[ -n "${TAME_CORPUS_QUICK:-}" ] && return 0
+	"$@"
+}
+
+# 22 that change files: in the working directory and under $HOME
+slow run_case "" touch new
+slow run_case "" cp a.txt copy
+run_case "" mv a.txt moved
+slow run_case "" rm b.txt
+slow run_case "" mkdir -p x/y
+slow run_case "" ln -s a.txt link
+slow run_case "" sh -c 'echo more >> a.txt'
+slow run_case "" sed -i s/alpha/ALPHA/ a.txt
+slow run_case "" gzip -k a.txt
+slow run_case "" gzip b.txt
+slow run_case "" tar cf t.tar d
+slow run_case "" cp -r d d2
+run_case "" rm -r d
+slow run_case "" mv d renamed
+slow run_case "" chmod 600 a.txt
+slow run_case "" truncate -s 0 a.txt
+slow run_case "" split -l 1 a.txt part.
+slow run_case "" install -m 640 a.txt installed
+slow run_case "" sort -o a.txt a.txt
+slow run_case "" sh -c 'echo h >> "$HOME/.rc"'
+slow run_case "" sh -c 'rm "$HOME/.rc"; echo new > "$HOME/.rc2"'
+slow run_case "" touch home/.cache-stamp
+# 3 that read a pipe: recorded in the first run, given to the others
+run_case "$(printf 'beta\nalpha\n')" sort -o sorted
+slow run_case "data" tee out
+slow run_case "x" sh -c 'cat > catted'
+echo "audit-hermetic.sh: $n commands, both ways, as one run"
+
+# Asked to stop (SIGTERM; ^C in a later run goes the same way): the
+# tree is left as the first run left it, whole, and tame-audit says so
+fresh term
+(cd "$W/term" && sh -c 'export TA=$$; exec "$0" --verify -o "$1" -- \
+    sh -c "echo more >> a.txt; kill -TERM \$TA"' "$AUDIT" "$W/term.r" \
+    2> "$W/term.err")
+st=$?
+[ $st -eq 130 ] || fail "SIGTERM: status $st, $(cat "$W/term.err")"
+grep -q 'interrupted: the files are as the first run left them' \
+    "$W/term.err" || fail "SIGTERM: $(cat "$W/term.err")"
+[ "$(cat "$W/term/a.txt")" = "$(printf 'alpha\nbeta\nmore')" ] ||
+    fail "SIGTERM: a.txt is $(cat "$W/term/a.txt")"
+[ -s "$W/term.r" ] && fail "SIGTERM: a report was written"
+
+# Unprivileged: the view is a user namespace of the caller's ids, where
+# root's files would show as nobody's; ls -l must still print root.
+if command -v setpriv > /dev/null && [ "$(id -u)" = 0 ]; then
+	mkdir "$W/user" && chown 4242:4242 "$W/user"
+	out=$(cd "$W/user" && HOME=$W/user setpriv --reuid=4242 \
+	    --regid=4242 --clear-groups "$AUDIT" -o "$W/user/r" -- \
+	    ls -l /etc/passwd 2> "$W/user.err")
+	case $out in
+	*" root root "*) ;;
+	*) fail "unprivileged ls -l: $out ($(cat "$W/user.err"))" ;;
+	esac
+	# root of a user namespace of its own, where the kernel lets no
+	# overlay stand over "/" (mounts under it are locked): one line
+	# says why, the report "false", and the command runs as before
+	if unshare --user --map-root-user true 2> /dev/null; then
+		(cd "$W/user" && unshare --user --map-root-user "$AUDIT" \
+		    --json -o "$W/n.json" -- touch "$W/made" 2> "$W/n.err") ||
+		    fail "no view: status $?"
+		grep -q '^tame-audit: no hermetic view here: ' "$W/n.err" ||
+		    fail "no view: $(cat "$W/n.err")"
+		jq -e '.hermetic == false and .tameable' "$W/n.json" \
+		    > /dev/null || fail "no view: $(cat "$W/n.json")"
+		[ -f "$W/made" ] || fail "no view: the file not made"
+		echo "audit-hermetic.sh: without a view: $(head -1 "$W/n.err")"
+	else
+		echo "n/a: the fallback: this kernel gives root no user namespace"
+	fi
+else
+	echo "n/a: the unprivileged view: needs root and setpriv to test"
+fi
+echo "audit-hermetic.sh: pass"
