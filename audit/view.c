@@ -321,7 +321,9 @@ view_enter(const struct view *v, int run, const char *keep, char *why,
 	}
 	/* the trace is written through to the real file */
 	if (keep != NULL) {
-		snprintf(target, sizeof(target), "%s%s", root, keep);
+		snprintf(target, sizeof(target), "%s%s%s%s", root,
+		    keep[0] == '/' ? "" : v->cwd,
+		    keep[0] == '/' || strcmp(v->cwd, "/") == 0 ? "" : "/", keep);
 		if (mount(keep, target, NULL, MS_BIND, NULL) == -1) {
 			snprintf(why, len, "binding %s: %s", keep,
 			    strerror(errno));

@@ -453,6 +453,11 @@ hf strace-100m 2 strace "$ST $B/ports/cat-untamed $BIG" \
     tame-audit "$TA $B/ports/cat-untamed $BIG" 1
 hf audit-ls 10 ls "ls -l /usr/bin" tame-audit "$TA ls -l /usr/bin" 1
 hf strace-ls 10 strace "$ST ls -l /usr/bin" tame-audit "$TA ls -l /usr/bin" 1
+# What the hermetic view costs an audit (tame-audit(1), HERMETIC RUNS):
+# its trial, the namespace and overlays of the one run true makes, and
+# applying its layers, against --once, which makes no view.
+hf audit-view 10 once "$B/tame-audit --once -o /dev/null -- true" \
+    tame-audit "$TA true" 1
 # A whole test suite (bench/suite.sh, above) audited into a profile,
 # against the bare suite and against strace alone: seconds a run, so
 # BENCH_SUITE_ROUNDS (3) rounds of 2.  Each run writes the profile anew:

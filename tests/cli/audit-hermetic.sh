@@ -132,6 +132,12 @@ slow run_case "data" tee out
 slow run_case "x" sh -c 'cat > catted'
 echo "audit-hermetic.sh: $n commands, both ways, as one run"
 
+# The kept log, named relative to the working directory, is written
+# through the view to the real file
+(cd "$W" && "$AUDIT" --keep-log kept.log -o /dev/null -- true) ||
+    fail "--keep-log kept.log: status $?"
+grep -q 'tame:0x' "$W/kept.log" || fail "--keep-log kept.log: no marker"
+
 # Asked to stop (SIGTERM; ^C in a later run goes the same way): the
 # tree is left as the first run left it, whole, and tame-audit says so
 fresh term
