@@ -38,48 +38,11 @@
 #include "trace.h"
 #include "tree.h"
 #include "view.h"
+#include "options.h"
+#include "hermetic.h"
 
-#define EXIT_USAGE	2
-#define EXIT_VIOLATION	3
-#define EXIT_UNNEEDED	4
-#define EXIT_UNTAMEABLE	5
-
-struct options {
-	struct report_ctx	 ctx;
-	const char		*output;	/* -o */
-	const char		*keep_log;
-	const char		*flags;		/* --check -f */
-	char			**logs;		/* --from-log, --merge */
-	int			 nlogs;
-	int			 where;
-	int			 timeout;
-	int			 verify;
-	int			 once;		/* --once: one run only */
-	int			 report_fd;	/* --report-fd, or -1 */
-	const char		*profile;	/* --profile */
-	char			**argv;		/* the command */
-	struct tree		 tree;		/* its programs (tree.h) */
-	struct view		 view;		/* each run's (view.h), */
-	int			 hermetic;	/* when this is 1 */
-	int			 nextrun;	/* its number in the view */
-	char			 noview[512];	/* why none, or "" */
-	char			 foreign_id[32];	/* audit.h */
-	char			*unreached;	/* why the command, set-ID or
-					   with file capabilities, left
-					   no marker; or NULL */
-};
 
 static void	forget_blockers(struct findings *);
-
-/* SIGTERM or SIGHUP came while the command ran (view.h): stop after it */
-static volatile sig_atomic_t stop_asked;
-
-static void
-on_stop(int sig)
-{
-	(void)sig;
-	stop_asked = 1;
-}
 
 /*
  * The log tame-audit makes for itself when not asked to keep one: gone
@@ -119,180 +82,7 @@ temp_log(void)
 	return temp_logs[n++];
 }
 
-static void
-usage(void)
-{
-	fprintf(stderr,
-	    "usage: tame-audit [--json | --flags-only] [--where] [--verify | --once]\n"
-	    "                  [--timeout sec] [--keep-log file]\n"
-	    "                  [-o file | --report-fd n] -- command [arg ...]\n"
-	    "       tame-audit --profile file [options] -- command [arg ...]\n"
-	    "       tame-audit --check [-f flags] [options] -- command [arg ...]\n"
-	    "       tame-audit [options] --from-log log\n"
-	    "       tame-audit [options] --merge log ... [-- command [arg ...]]\n");
-	exit(EXIT_USAGE);
-}
-
 /* A decimal option argument from min to max, or usage. */
-static int
-number_arg(const char *arg, long min, long max, const char *opt,
-    const char *what)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (errno != 0 || *end != '\0' || end == arg || v < min || v > max) {
-		warnx("%s: \"%s\" is not %s", opt, arg, what);
-		usage();
-	}
-	return (int)v;
-}
-
-static void
-parse_options(int argc, char *argv[], struct options *o)
-{
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "flags-only", no_argument, NULL, 'F' },
-		{ "where", no_argument, NULL, 'w' },
-		{ "check", no_argument, NULL, 'c' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "keep-log", required_argument, NULL, 'k' },
-		{ "from-log", required_argument, NULL, 'l' },
-		{ "merge", no_argument, NULL, 'm' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "report-fd", required_argument, NULL, 'r' },
-		{ "verify", no_argument, NULL, 'v' },
-		{ "once", no_argument, NULL, '1' },
-		{ "profile", required_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *bad;
-	int ch, merge = 0, flags;
-
-	memset(o, 0, sizeof(*o));
-	o->report_fd = -1;
-	o->logs = calloc((size_t)argc + 1, sizeof(*o->logs));
-	if (o->logs == NULL)
-		err(1, NULL);
-again:
-	while ((ch = getopt_long(argc, argv, "+f:o:hV", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'j':
-			o->ctx.format = REPORT_JSON;
-			break;
-		case 'F':
-			o->ctx.format = REPORT_FLAGS;
-			break;
-		case 'w':
-			o->where = 1;
-			break;
-		case 'c':
-			o->ctx.checking = 1;
-			break;
-		case 'f':
-			o->flags = optarg;
-			break;
-		case 't':
-			o->timeout = number_arg(optarg, 1, 86400, "--timeout",
-			    "a number of seconds from 1 to 86400");
-			break;
-		case 'k':
-			o->keep_log = optarg;
-			break;
-		case 'l':
-			o->logs[o->nlogs++] = optarg;
-			break;
-		case 'm':
-			merge = 1;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'r':
-			o->report_fd = number_arg(optarg, 0, INT_MAX,
-			    "--report-fd", "a descriptor number");
-			break;
-		case 'v':
-			o->verify = 1;
-			break;
-		case '1':
-			o->once = 1;
-			break;
-		case 'p':
-			o->profile = optarg;
-			break;
-		case 'V':
-			printf("tame-audit %s\n", tame_version());
-			exit(0);
-		default:
-			usage();
-		}
-	}
-	/* --merge takes the operands before "--" as logs, options between */
-	if (merge && optind < argc && strcmp(argv[optind - 1], "--") != 0 &&
-	    argv[optind][0] != '-') {
-		while (optind < argc && argv[optind][0] != '-')
-			o->logs[o->nlogs++] = argv[optind++];
-		if (optind < argc && strcmp(argv[optind], "--") != 0)
-			goto again;
-	}
-	if (optind < argc && strcmp(argv[optind], "--") == 0)
-		optind++;
-	if (optind < argc)
-		o->argv = argv + optind;
-	if (merge && o->nlogs == 0)
-		usage();
-	if (o->argv == NULL && o->nlogs == 0) {
-		warnx("no command to audit");
-		usage();
-	}
-	if (o->flags != NULL && !o->ctx.checking) {
-		warnx("-f gives the flags to check: use it with --check");
-		usage();
-	}
-	if (o->flags != NULL && tame_flags_parse(o->flags, &flags, &bad) == -1) {
-		warnx("unknown flag name \"%.*s\" (known: malloc rw stdio rpath "
-		    "wpath cpath tmppath inet unix dnspath getpw cmsg ioctl "
-		    "proc)", (int)strcspn(bad, ", \t\n|"), bad);
-		usage();
-	}
-	if (o->flags != NULL && o->argv == NULL) {
-		warnx("-f needs a command to run under those flags");
-		usage();
-	}
-	if (o->argv == NULL && (o->timeout || o->keep_log || o->where ||
-	    o->verify || o->once)) {
-		warnx("--timeout, --keep-log, --where, --verify and --once "
-		    "apply to a command run");
-		usage();
-	}
-	if (o->verify && o->once) {
-		warnx("--verify makes a second run, --once forbids one: give "
-		    "one");
-		usage();
-	}
-	if (o->verify && o->ctx.checking) {
-		warnx("--verify runs a suggestion: not with --check");
-		usage();
-	}
-	if (o->profile != NULL && o->ctx.checking) {
-		warnx("--profile writes the flags of a tree's programs, "
-		    "--check checks a program's own: give one");
-		usage();
-	}
-	if (o->output != NULL && o->report_fd >= 0) {
-		warnx("-o and --report-fd both say where the report goes: "
-		    "give one");
-		usage();
-	}
-	o->ctx.argv = o->argv;
-}
-
 /* Name imports that could need a flag the suggestion lacks. */
 static void
 coverage_warnings(struct findings *f, const char *exe)
@@ -344,40 +134,7 @@ run_warnings(const struct audit *a, struct findings *f)
 	}
 }
 
-/*
- * A later run ended by ^C, or SIGTERM or SIGHUP came: the files are left
- * as the first run left them, whole (view_apply holds the signals off),
- * and no report is made.
- */
-static void
-stop_if_asked(struct options *o, int run, int status)
-{
-	char why[512];
-
-	if (!o->hermetic || (!stop_asked && (run == 0 || !WIFSIGNALED(status) ||
-	    WTERMSIG(status) != SIGINT)))
-		return;
-	if (view_apply(&o->view, 0, why, sizeof(why)) == -1)
-		warnx("interrupted: the first run's changes to files could not "
-		    "all be applied (%s); the rest are", why);
-	else
-		warnx("interrupted: the files are as the first run left them "
-		    "(the later runs' changes are gone); no report");
-	view_close(&o->view);
-	o->hermetic = 0;
-	exit(130);
-}
-
 /* Each run in a view of its own, numbered from the first, 0. */
-static void
-in_view(struct options *o, struct trace_opts *t)
-{
-	if (!o->hermetic)
-		return;
-	t->view = &o->view;
-	t->run = o->nextrun++;
-}
-
 /*
  * Run the command under strace into log; from_exec for a static one.
  * warm: a run whose tame() loads these flags' name services first (as a
@@ -456,16 +213,6 @@ trace_command(struct options *o, const char *log, int *from_exec, int warm,
 }
 
 /* Why the command gets no shim, when it is set-ID or has capabilities. */
-static char *
-command_raised(const struct options *o)
-{
-	char cmd[PATH_MAX];
-
-	if (o->argv == NULL || trace_find(o->argv[0], cmd, sizeof(cmd)) == -1)
-		return NULL;
-	return tree_raised_why(cmd);
-}
-
 static void
 no_marker(const struct options *o, const struct run *r, int from_log)
 {
@@ -771,80 +518,6 @@ decide_or_say(struct options *o, struct findings *f, struct audit *a,
 }
 
 /* The owner a user namespace shows for unmapped ids (usually 65534). */
-static const char *
-overflow_uid(void)
-{
-	static char id[16] = "65534";
-	FILE *f;
-
-	if ((f = fopen("/proc/sys/kernel/overflowuid", "r")) != NULL) {
-		if (fgets(id, sizeof(id), f) == NULL)
-			snprintf(id, sizeof(id), "65534");
-		id[strcspn(id, "\n")] = '\0';
-		fclose(f);
-	}
-	return id;
-}
-
-/*
- * On every way out (an error after the first run, say), the first run's
- * changes are applied and the layers go: nothing is left half-applied
- * or behind in TMPDIR.
- */
-static struct options	*viewed;
-
-static void
-view_at_exit(void)
-{
-	char why[512];
-
-	if (viewed == NULL || !viewed->hermetic)
-		return;
-	if (viewed->nextrun > 0 && view_apply(&viewed->view, 0, why,
-	    sizeof(why)) == -1)
-		warnx("the first run's changes to files could not all be "
-		    "applied from its view (%s); the rest are", why);
-	view_close(&viewed->view);
-	viewed->hermetic = 0;
-}
-
-/*
- * Each run in a view of its own (view.h) when the command may run more
- * than once; else one line says why not, and the runs go as before.
- */
-static void
-open_view(struct options *o)
-{
-	char *raised;
-
-	if (o->argv == NULL || o->nlogs > 0 || o->once) {
-		o->ctx.hermetic = o->argv != NULL ? 0 : -1;
-		return;
-	}
-	if (geteuid() != 0 && (raised = command_raised(o)) != NULL) {
-		/* a user namespace would drop what it raises */
-		snprintf(o->noview, sizeof(o->noview), "%s is set-ID or has "
-		    "file capabilities, which a user namespace would not "
-		    "honour", o->argv[0]);
-		free(raised);
-		warnx("no hermetic view for this command: %s", o->noview);
-		return;
-	}
-	if (view_open(&o->view, o->noview, sizeof(o->noview)) == -1) {
-		warnx("no hermetic view here: %s; every run after the first "
-		    "sees what the first left (tame-audit(1), HERMETIC RUNS)",
-		    o->noview);
-		return;
-	}
-	o->hermetic = o->ctx.hermetic = 1;
-	viewed = o;
-	atexit(view_at_exit);
-	snprintf(o->foreign_id, sizeof(o->foreign_id), "id=%s",
-	    overflow_uid());
-	signal(SIGTERM, on_stop);
-	signal(SIGHUP, on_stop);
-}
-
 /*
  * Unprivileged, the view is a user namespace of our own ids, where other
  * users' files show the overflow owner (nobody): a first run that looked
@@ -885,24 +558,6 @@ first_run_again(struct options *o, struct audit *a, int *out, int *errfd,
 }
 
 /* The first run's changes to files, applied; the other runs' gone. */
-static void
-close_view(struct options *o, struct findings *f)
-{
-	char why[512];
-
-	if (!o->hermetic)
-		return;
-	if (view_apply(&o->view, 0, why, sizeof(why)) == -1)
-		findings_warn(f, "the first run's changes to files could not all "
-		    "be applied from its view (%s); the rest are", why);
-	if (o->view.unlayered != NULL)
-		findings_warn(f, "writes under %s are not held in the view: "
-		    "later runs saw what earlier ones wrote there",
-		    o->view.unlayered);
-	view_close(&o->view);
-	o->hermetic = 0;
-}
-
 /* Where the report goes: -o file, --report-fd n, or standard error. */
 static FILE *
 report_stream(const struct options *o)

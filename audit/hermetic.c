@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * hermetic.c: tame-audit's runs, each in a view of its own (view.h;
+ * tame-audit(1), HERMETIC RUNS): made when the command may run more
+ * than once, each run numbered in it, the first run's changes applied
+ * on every way out, and a stop asked for (SIGTERM, SIGHUP, ^C in a
+ * later run) honoured with the files left as the first run left them.
+ */
+#include <sys/wait.h>
+
+#include <err.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "audit.h"
+#include "hermetic.h"
+#include "options.h"
+#include "trace.h"
+#include "tree.h"
+#include "view.h"
+
+/* SIGTERM or SIGHUP came while the command ran: stop after it */
+static volatile sig_atomic_t stop_asked;
+
+static void
+on_stop(int sig)
+{
+	(void)sig;
+	stop_asked = 1;
+}
+
+/*
+ * On every way out (an error after the first run, say), the first run's
+ * changes are applied and the layers go: nothing is left half-applied
+ * or behind in TMPDIR.
+ */
+static struct options	*viewed;
+
+/*
+ * A later run ended by ^C, or SIGTERM or SIGHUP came: the files are left
+ * as the first run left them, whole (view_apply holds the signals off),
+ * and no report is made.
+ */
+void
+stop_if_asked(struct options *o, int run, int status)
+{
+	char why[512];
+
+	if (!o->hermetic || (!stop_asked && (run == 0 || !WIFSIGNALED(status) ||
+	    WTERMSIG(status) != SIGINT)))
+		return;
+	if (view_apply(&o->view, 0, why, sizeof(why)) == -1)
+		warnx("interrupted: the first run's changes to files could not "
+		    "all be applied (%s); the rest are", why);
+	else
+		warnx("interrupted: the files are as the first run left them "
+		    "(the later runs' changes are gone); no report");
+	view_close(&o->view);
+	o->hermetic = 0;
+	exit(130);
+}
+
+void
+in_view(struct options *o, struct trace_opts *t)
+{
+	if (!o->hermetic)
+		return;
+	t->view = &o->view;
+	t->run = o->nextrun++;
+}
+
+char *
+command_raised(const struct options *o)
+{
+	char cmd[PATH_MAX];
+
+	if (o->argv == NULL || trace_find(o->argv[0], cmd, sizeof(cmd)) == -1)
+		return NULL;
+	return tree_raised_why(cmd);
+}
+
+static const char *
+overflow_uid(void)
+{
+	static char id[16] = "65534";
+	FILE *f;
+
+	if ((f = fopen("/proc/sys/kernel/overflowuid", "r")) != NULL) {
+		if (fgets(id, sizeof(id), f) == NULL)
+			snprintf(id, sizeof(id), "65534");
+		id[strcspn(id, "\n")] = '\0';
+		fclose(f);
+	}
+	return id;
+}
+
+static void
+view_at_exit(void)
+{
+	char why[512];
+
+	if (viewed == NULL || !viewed->hermetic)
+		return;
+	if (viewed->nextrun > 0 && view_apply(&viewed->view, 0, why,
+	    sizeof(why)) == -1)
+		warnx("the first run's changes to files could not all be "
+		    "applied from its view (%s); the rest are", why);
+	view_close(&viewed->view);
+	viewed->hermetic = 0;
+}
+
+/*
+ * Each run in a view of its own (view.h) when the command may run more
+ * than once; else one line says why not, and the runs go as before.
+ */
+void
+open_view(struct options *o)
+{
+	char *raised;
+
+	if (o->argv == NULL || o->nlogs > 0 || o->once) {
+		o->ctx.hermetic = o->argv != NULL ? 0 : -1;
+		return;
+	}
+	if (geteuid() != 0 && (raised = command_raised(o)) != NULL) {
+		/* a user namespace would drop what it raises */
+		snprintf(o->noview, sizeof(o->noview), "%s is set-ID or has "
+		    "file capabilities, which a user namespace would not "
+		    "honour", o->argv[0]);
+		free(raised);
+		warnx("no hermetic view for this command: %s", o->noview);
+		return;
+	}
+	if (view_open(&o->view, o->noview, sizeof(o->noview)) == -1) {
+		warnx("no hermetic view here: %s; every run after the first "
+		    "sees what the first left (tame-audit(1), HERMETIC RUNS)",
+		    o->noview);
+		return;
+	}
+	o->hermetic = o->ctx.hermetic = 1;
+	viewed = o;
+	atexit(view_at_exit);
+	snprintf(o->foreign_id, sizeof(o->foreign_id), "id=%s",
+	    overflow_uid());
+	signal(SIGTERM, on_stop);
+	signal(SIGHUP, on_stop);
+}
+
+void
+close_view(struct options *o, struct findings *f)
+{
+	char why[512];
+
+	if (!o->hermetic)
+		return;
+	if (view_apply(&o->view, 0, why, sizeof(why)) == -1)
+		findings_warn(f, "the first run's changes to files could not all "
+		    "be applied from its view (%s); the rest are", why);
+	if (o->view.unlayered != NULL)
+		findings_warn(f, "writes under %s are not held in the view: "
+		    "later runs saw what earlier ones wrote there",
+		    o->view.unlayered);
+	view_close(&o->view);
+	o->hermetic = 0;
+}

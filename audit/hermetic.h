@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * hermetic.h: tame-audit's runs in views (hermetic.c).
+ */
+#ifndef AUDIT_HERMETIC_H
+#define AUDIT_HERMETIC_H
+
+#include "audit.h"
+#include "options.h"
+#include "trace.h"
+
+/*
+ * A view for the command's runs, when it may run more than once (not
+ * --once, not logs alone); else one line says why not.  Sets
+ * o->hermetic and o->ctx.hermetic.
+ */
+void	open_view(struct options *o);
+
+/* Run t in a fresh view, numbered from the first run, 0. */
+void	in_view(struct options *o, struct trace_opts *t);
+
+/*
+ * After run number run ended with status: a stop was asked for (or ^C
+ * ended a later run)?  Then apply the first run's changes, say so, and
+ * exit 130.
+ */
+void	stop_if_asked(struct options *o, int run, int status);
+
+/* The first run's changes applied, the other runs' gone; warnings in f. */
+void	close_view(struct options *o, struct findings *f);
+
+/* Why the command gets no shim, when it is set-ID or has capabilities. */
+char	*command_raised(const struct options *o);
+
+#endif /* AUDIT_HERMETIC_H */
