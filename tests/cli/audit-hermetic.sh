@@ -89,8 +89,9 @@ $(cat "$W/d.answer"), with --verify $(cat "$W/v.answer")"
 }
 
 # Can this machine make a view?  Say why not, and stop.
-(cd "$W" && "$AUDIT" --json -o "$W/probe.json" -- true 2> "$W/probe.err")
-if ! jq -e '.hermetic' "$W/probe.json" > /dev/null 2>&1; then
+(cd "$W" && "$AUDIT" --json -o "$W/probe.json" -- true 2> "$W/probe.err") ||
+    fail "tame-audit -- true: status $?, $(cat "$W/probe.err")"
+if ! jq -e '.hermetic' "$W/probe.json" > /dev/null; then
 	echo "n/a: no hermetic view here: $(head -1 "$W/probe.err")"
 	exit 0
 fi
