@@ -134,6 +134,7 @@ open_view(struct options *o)
 		warnx("no hermetic view for this command: %s", o->noview);
 		return;
 	}
+	trace_find_self();	/* before our own mount namespace */
 	if (view_open(&o->view, o->noview, sizeof(o->noview)) == -1) {
 		warnx("no hermetic view here: %s; every run after the first "
 		    "sees what the first left (tame-audit(1), HERMETIC RUNS)",

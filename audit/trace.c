@@ -119,20 +119,41 @@ trace_find(const char *name, char *out, size_t len)
 	return -1;
 }
 
+/*
+ * Our own directory, read once, before the hermetic view's mount
+ * namespace (view.h): in a chroot (a guest of the kernel matrix) a
+ * namespace made after our exec names our executable from the real root
+ * ("/newroot/..."), which is no path in ours.
+ */
+static char	self_dir[PATH_MAX];
+
+void
+trace_find_self(void)
+{
+	ssize_t n;
+	char *slash;
+
+	if ((n = readlink("/proc/self/exe", self_dir, sizeof(self_dir) - 1))
+	    == -1) {
+		self_dir[0] = '\0';
+		return;
+	}
+	self_dir[n] = '\0';
+	if ((slash = strrchr(self_dir, '/')) != NULL)
+		*slash = '\0';
+	else
+		self_dir[0] = '\0';
+}
+
 /* A file beside our own executable (tame-exec, installed together). */
 int
 trace_beside_self(const char *name, char *out, size_t len)
 {
-	char self[PATH_MAX], *slash;
-	ssize_t n;
-
-	if ((n = readlink("/proc/self/exe", self, sizeof(self) - 1)) == -1)
+	if (self_dir[0] == '\0')
+		trace_find_self();
+	if (self_dir[0] == '\0')
 		return -1;
-	self[n] = '\0';
-	if ((slash = strrchr(self, '/')) == NULL)
-		return -1;
-	*slash = '\0';
-	snprintf(out, len, "%s/%s", self, name);
+	snprintf(out, len, "%s/%s", self_dir, name);
 	return access(out, X_OK);
 }
 

@@ -48,7 +48,11 @@ int	trace_find(const char *name, char *out, size_t len);
  */
 int	trace_has_stacks(const char *strace);
 
-/* A program installed beside tame-audit: 0, or -1. */
+/*
+ * A program installed beside tame-audit: 0, or -1.  trace_find_self()
+ * reads where we are; call it before any mount namespace of ours.
+ */
 int	trace_beside_self(const char *name, char *out, size_t len);
+void	trace_find_self(void);
 
 #endif /* AUDIT_TRACE_H */
