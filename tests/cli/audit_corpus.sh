@@ -103,6 +103,35 @@ same() {
 	    cmp -s "$W/$1.files" "$W/$2.files"
 }
 
+# Hermetic runs (tame-audit(1)): the audit leaves the corpus as one run
+# of the command leaves it, and the same command audited the other way
+# (by default, or with --verify) gets the same answer.
+HERMETIC=$(cd "$W" && "$AUDIT" --json -o /dev/stdout -- true 2> /dev/null |
+    jq -r .hermetic)
+[ "$HERMETIC" = true ] || echo "n/a: the checks of hermetic runs: no view here"
+as_one_run() {
+	[ "$HERMETIC" = true ] || return 0
+	(cd "$W/c" && find . -type f | sort | xargs sha256sum) > "$W/audited.files"
+	cmp -s "$W/base.files" "$W/audited.files" || fail "$1: the audit \
+left the corpus otherwise than one run: $(diff "$W/base.files" \
+"$W/audited.files" | head -3)"
+}
+# $1 the command's text, $2 the flags it got, $3 the status; the rest, it
+other_way() {
+	oc=$1 of=$2 ost=$3
+	shift 3
+	[ "$HERMETIC" = true ] || return 0
+	if [ -n "$VERIFY" ]; then way=; else way=--verify; fi
+	setup
+	rm -f "$W/flags2"
+	(cd "$W/c" && "$AUDIT" $way --flags-only -o "$W/flags2" -- "$@" \
+	    > /dev/null 2> "$W/audit2.err" < /dev/null)
+	st2=$?
+	[ "$st2" -eq "$ost" ] && [ "$(cat "$W/flags2" 2> /dev/null)" = "$of" ] ||
+	    fail "$oc: ${way:-by default}: status $st2, flags \
+$(cat "$W/flags2" 2> /dev/null), not $ost, $of: $(cat "$W/audit2.err")"
+}
+
 n=0
 r=0
 u=0
@@ -138,6 +167,8 @@ check() {
 	    > /dev/null 2> "$W/audit.err" < /dev/null; cat "$W/flags" 2> /dev/null) ||
 	    fail "$cmd: audit failed: $(cat "$W/audit.err")"
 	[ -n "$flags" ] || fail "$cmd: no suggestion: $(cat "$W/audit.err")"
+	as_one_run "$cmd"
+	other_way "$cmd" "$flags" 0 "$@"
 	run tamed "$TEXEC" -f "$flags" -- "$@"
 	same base tamed || fail "$cmd: under -f $flags it differs:
 	    status $(cat "$W/base.status") -> $(cat "$W/tamed.status"): $(cat "$W/tamed.err")"
@@ -198,6 +229,8 @@ check_untameable() {
 	    > /dev/null 2> "$W/audit.err" < /dev/null)
 	st=$?
 	[ "$st" -eq 5 ] || fail "$cmd: audit exit status $st, not 5: $(cat "$W/audit.err")"
+	as_one_run "$cmd"
+	other_way "$cmd" "" 5 "$@"
 	jq -e '.tameable == false and .tame_exec == null and .c == null' \
 	    "$W/report" > /dev/null || fail "$cmd: the report suggests flags"
 	kinds=$(jq -r '[.blockers[].kind] | unique | join(",")' "$W/report")
