@@ -236,8 +236,9 @@ struct findings {
 	int		 cold;		/* flags that would warm what this run
 					   did not: never suggested */
 	int		 verified;	/* 1: --verify ran it the same */
-	int		 decided;	/* 1: and no --verify asked for it
-					   (a run decided code or soft) */
+	int		 decided;	/* the blocker kinds a run decided,
+					   1 << enum blocker_kind each, no
+					   --verify asked (hermetic.h) */
 };
 
 /*

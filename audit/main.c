@@ -495,9 +495,13 @@ static void
 decide_or_say(struct options *o, struct findings *f, struct audit *a,
     int repeatable)
 {
+	int i;
+
 	if (o->hermetic && repeatable) {
 		if (decide(o, f)) {
-			f->verified = f->decided = 1;
+			f->verified = 1;
+			for (i = 0; i < f->nblockers; i++)
+				f->decided |= 1 << f->blockers[i].kind;
 			forget_blockers(f);
 			verdict_make(a, f);
 		}

@@ -505,6 +505,12 @@ report_json(FILE *f, const struct audit *a, const struct findings *fd,
 	fprintf(f, ",\n  \"verified\": %s", fd->verified ? "true" : "false");
 	fprintf(f, ",\n  \"hermetic\": %s", c->hermetic == 1 ? "true" :
 	    c->hermetic == 0 ? "false" : "null");
+	fprintf(f, ",\n  \"decided\": [");
+	for (i = n = 0; i < 32; i++)
+		if (fd->decided & (1 << i))
+			fprintf(f, "%s\"%s\"", n++ ? ", " : "",
+			    blocker_kind_name((enum blocker_kind)i));
+	fputc(']', f);
 	fprintf(f, ",\n  \"flags\": ");
 	json_flags(f, fd->flags);
 	fprintf(f, ",\n  \"flags_exact\": ");

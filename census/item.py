@@ -220,6 +220,9 @@ class Item:
              "call": (u.get("first") or {}).get("call")}
             for u in j.get("unexpressible", [])]
         audit["warnings"] = j.get("warnings", [])
+        # the kinds a run decided (tame-audit(1), HERMETIC RUNS)
+        audit["decided"] = j.get("decided", [])
+        audit["hermetic"] = j.get("hermetic")
         return audit["flags"], audit
 
     def _second_opinion(self, r, argv, b1, out1, err1):

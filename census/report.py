@@ -43,6 +43,35 @@ def _unexpressible(r):
                                                            [])))
 
 
+def _decided(results, untameable):
+    """What a run decided (tame-audit's default in a hermetic view: code
+    and soft blockers): items not tameable by kind before and after."""
+    decided = [r for r in results if r.get("audit", {}).get("decided")]
+    before, after = collections.Counter(), collections.Counter()
+    for r in untameable:
+        for k in {b.get("kind", "?") for b in r["audit"]["blockers"]}:
+            # a verify blocker is the deciding run's answer
+            before[k] += k != "verify"
+            after[k] += 1
+    for r in decided:
+        for k in r["audit"]["decided"]:
+            before[k] += 1
+    md = ["", "## What a run decided", "",
+          f"{len(decided)} items had only blockers a run decides (code, "
+          "soft), and a run under the suggestion, in a hermetic view, ended "
+          "as the untamed one: they were audited tameable (their tamed runs "
+          "are in the outcomes above: "
+          + ", ".join(f"{o} {n}" for o, n in collections.Counter(
+              r["outcome"] for r in decided).most_common()) + "). "
+          f"Not tameable: {len(untameable) + len(decided)} items before a "
+          f"run decided, {len(untameable)} after.", ""]
+    md += _table(["kind", "items before a run decided", "after"],
+                 [[k, before[k], after[k]] for k in
+                  sorted(before, key=lambda k: -before[k])]) \
+        if before else ["None."]
+    return md
+
+
 def _second_opinions(items):
     """--verify on the items a run could decide, and how its suggestions
     ran: the same target, killed 0 and differs 0."""
@@ -242,6 +271,7 @@ def write(census, outdir, here, workdir):
                      ex])
     md += _table(["kind", "items", "examples (program, call, detail)"],
                  rows) if rows else ["None."]
+    md += _decided(results, by["not tameable"])
     md += _second_opinions([r for r in by["not tameable"] if "verify" in r])
     calls = collections.defaultdict(list)
     for r in results:
