@@ -39,6 +39,15 @@ on_stop(int sig)
  */
 static struct options	*viewed;
 
+/* The view and its layers gone; o may be gone too after this. */
+void
+drop_view(struct options *o)
+{
+	view_close(&o->view);
+	o->hermetic = 0;
+	viewed = NULL;
+}
+
 /*
  * A later run ended by ^C, or SIGTERM or SIGHUP came: the files are left
  * as the first run left them, whole (view_apply holds the signals off),
@@ -58,8 +67,7 @@ stop_if_asked(struct options *o, int run, int status)
 	else
 		warnx("interrupted: the files are as the first run left them "
 		    "(the later runs' changes are gone); no report");
-	view_close(&o->view);
-	o->hermetic = 0;
+	drop_view(o);
 	exit(130);
 }
 
@@ -108,8 +116,7 @@ view_at_exit(void)
 	    sizeof(why)) == -1)
 		warnx("the first run's changes to files could not all be "
 		    "applied from its view (%s); the rest are", why);
-	view_close(&viewed->view);
-	viewed->hermetic = 0;
+	drop_view(viewed);
 }
 
 /*
@@ -164,6 +171,5 @@ close_view(struct options *o, struct findings *f)
 		findings_warn(f, "writes under %s are not held in the view: "
 		    "later runs saw what earlier ones wrote there",
 		    o->view.unlayered);
-	view_close(&o->view);
-	o->hermetic = 0;
+	drop_view(o);
 }

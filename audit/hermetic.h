@@ -26,6 +26,9 @@ void	in_view(struct options *o, struct trace_opts *t);
  */
 void	stop_if_asked(struct options *o, int run, int status);
 
+/* Every run's layers thrown away, unapplied; no view after. */
+void	drop_view(struct options *o);
+
 /* The first run's changes applied, the other runs' gone; warnings in f. */
 void	close_view(struct options *o, struct findings *f);
 

@@ -532,8 +532,8 @@ static struct audit *
 first_run_again(struct options *o, struct audit *a, int *out, int *errfd,
     int *from_exec, int *ran)
 {
-	view_close(&o->view);
-	o->hermetic = o->ctx.hermetic = 0;
+	drop_view(o);
+	o->ctx.hermetic = 0;
 	snprintf(o->noview, sizeof(o->noview), "the run in a user namespace "
 	    "looked at files of other users, whose owners it sees as "
 	    "nobody");

@@ -506,7 +506,7 @@ report_json(FILE *f, const struct audit *a, const struct findings *fd,
 	fprintf(f, ",\n  \"hermetic\": %s", c->hermetic == 1 ? "true" :
 	    c->hermetic == 0 ? "false" : "null");
 	fprintf(f, ",\n  \"decided\": [");
-	for (i = n = 0; i < 32; i++)
+	for (i = n = 0; i < 16; i++)	/* the kinds of enum blocker_kind */
 		if (fd->decided & (1 << i))
 			fprintf(f, "%s\"%s\"", n++ ? ", " : "",
 			    blocker_kind_name((enum blocker_kind)i));

@@ -287,7 +287,7 @@ view_enter(const struct view *v, int run, const char *keep, char *why,
 		    strerror(errno));
 		return -1;
 	}
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == -1) {
+	if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) == -1) {
 		snprintf(why, len, "making our mounts private: %s",
 		    strerror(errno));
 		return -1;
@@ -311,7 +311,7 @@ view_enter(const struct view *v, int run, const char *keep, char *why,
 		}
 		if (bound != NULL && under(v->m[k].path, bound))
 			continue;	/* came with the bind of bound */
-		if (mount(v->m[k].path, target, NULL, MS_BIND | MS_REC,
+		if (mount(v->m[k].path, target, "none", MS_BIND | MS_REC,
 		    NULL) == -1) {
 			snprintf(why, len, "binding %s: %s", v->m[k].path,
 			    strerror(errno));
@@ -324,7 +324,7 @@ view_enter(const struct view *v, int run, const char *keep, char *why,
 		snprintf(target, sizeof(target), "%s%s%s%s", root,
 		    keep[0] == '/' ? "" : v->cwd,
 		    keep[0] == '/' || strcmp(v->cwd, "/") == 0 ? "" : "/", keep);
-		if (mount(keep, target, NULL, MS_BIND, NULL) == -1) {
+		if (mount(keep, target, "none", MS_BIND, NULL) == -1) {
 			snprintf(why, len, "binding %s: %s", keep,
 			    strerror(errno));
 			return -1;
@@ -432,7 +432,7 @@ view_open(struct view *v, char *why, size_t len)
 	 * container's root), and nothing of it is seen outside.
 	 */
 	if (!v->userns && unshare(CLONE_NEWNS) == 0 &&
-	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0 &&
+	    mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) == 0 &&
 	    mount("tame-audit", v->dir, "tmpfs", MS_NOSUID | MS_NODEV,
 	    "mode=0700") == 0)
 		v->tmpfs = 1;
