@@ -39,6 +39,29 @@ on_stop(int sig)
  */
 static struct options	*viewed;
 
+/*
+ * The run could not enter its view (r->view_error), and ran nothing.
+ * The first: one line says why, there is no view from then on, and it
+ * is to be run again outside one (returns 1).  A later one: an error.
+ */
+int
+view_failed(struct options *o, struct trace_opts *t,
+    const struct trace_result *r)
+{
+	if (r->view_error[0] == '\0')
+		return 0;
+	if (t->run != 0)
+		errx(1, "run %d could not enter its view: %s", t->run,
+		    r->view_error);
+	snprintf(o->noview, sizeof(o->noview), "%s", r->view_error);
+	warnx("no hermetic view here: %s; every run after the first sees "
+	    "what the first left (tame-audit(1), HERMETIC RUNS)", o->noview);
+	drop_view(o);
+	o->ctx.hermetic = 0;
+	t->view = NULL;
+	return 1;
+}
+
 /* The view and its layers gone; o may be gone too after this. */
 void
 drop_view(struct options *o)

@@ -26,6 +26,13 @@ void	in_view(struct options *o, struct trace_opts *t);
  */
 void	stop_if_asked(struct options *o, int run, int status);
 
+/*
+ * After trace_run: the run could not enter its view?  The first run is
+ * then to be made again outside one (1); a later one is an error.
+ */
+int	view_failed(struct options *o, struct trace_opts *t,
+	    const struct trace_result *r);
+
 /* Every run's layers thrown away, unapplied; no view after. */
 void	drop_view(struct options *o);
 

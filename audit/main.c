@@ -197,7 +197,8 @@ trace_command(struct options *o, const char *log, int *from_exec, int warm,
 	t.timeout = o->timeout;
 	in_view(o, &t);
 	t.full_stat = o->hermetic && o->view.userns;
-	if (trace_run(&t, &r) == -1)
+	if (trace_run(&t, &r) == -1 || (view_failed(o, &t, &r) &&
+	    (t.full_stat = 0, trace_run(&t, &r)) == -1))
 		err(1, "cannot run %s", strace);
 	stop_if_asked(o, t.run, r.status);
 	if (r.timed_out)
@@ -480,6 +481,7 @@ decide(struct options *o, struct findings *f)
 	rerun_stdin_rewind();
 	if (trace_run(&t, &r) == -1)
 		err(1, "cannot run %s", o->argv[0]);
+	(void)view_failed(o, &t, &r);	/* a later run: exits */
 	stop_if_asked(o, t.run, r.status);
 	same = !r.timed_out && verify(o, f, r.status, out, errfd, ref);
 	close(out);

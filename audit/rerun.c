@@ -227,6 +227,9 @@ rerun_same(struct trace_opts *t, int status, int out, int errfd, char *diff,
 	if (trace_run(t, &r) == -1)
 		err(1, "cannot run %s", t->tame_exec);
 	*got = r.status;
+	if (r.view_error[0] != '\0')
+		errx(1, "run %d could not enter its view: %s", t->run,
+		    r.view_error);
 	if (r.timed_out)
 		snprintf(diff, len, "did not finish within %d s", t->timeout);
 	else if (r.status != status) {

@@ -170,7 +170,8 @@ int
 trace_run(const struct trace_opts *o, struct trace_result *r)
 {
 	char *argv[64 + 1024], why[512];
-	int k = 0, i, status, fd;
+	int k = 0, i, status, fd, report[2] = { -1, -1 };
+	ssize_t n;
 	struct sigaction sa, old_int, old_quit;
 	pid_t pid, w;
 
@@ -213,6 +214,9 @@ trace_run(const struct trace_opts *o, struct trace_result *r)
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGQUIT, &sa, &old_quit);
+	/* a run that cannot enter its view says why here, and runs nothing */
+	if (o->view != NULL && pipe2(report, O_CLOEXEC) == -1)
+		return -1;
 	if ((pid = fork()) == -1)
 		return -1;
 	if (pid == 0) {
@@ -235,8 +239,7 @@ trace_run(const struct trace_opts *o, struct trace_result *r)
 				close(fd);
 			if (view_enter(o->view, o->run, o->log, why,
 			    sizeof(why)) == -1) {
-				fprintf(stderr, "tame-audit: the run's view: "
-				    "%s\n", why);
+				(void)write(report[1], why, strlen(why));
 				_exit(127);
 			}
 		}
@@ -254,6 +257,8 @@ trace_run(const struct trace_opts *o, struct trace_result *r)
 		    strerror(errno));
 		_exit(127);
 	}
+	if (report[1] != -1)
+		close(report[1]);
 	if (o->timeout > 0) {
 		setpgid(pid, pid);
 		memset(&sa, 0, sizeof(sa));
@@ -271,6 +276,11 @@ trace_run(const struct trace_opts *o, struct trace_result *r)
 	alarm(0);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
+	if (report[0] != -1) {
+		n = read(report[0], r->view_error, sizeof(r->view_error) - 1);
+		r->view_error[n > 0 ? n : 0] = '\0';
+		close(report[0]);
+	}
 	if (w == -1)
 		return -1;
 	r->status = status;

@@ -34,6 +34,8 @@ struct trace_opts {
 struct trace_result {
 	int	 status;	/* strace's wait status */
 	int	 timed_out;	/* killed at the timeout */
+	char	 view_error[512];	/* why the run could not enter its
+					   view, before it ran; or "" */
 };
 
 /* Returns 0, or -1 with errno (fork, exec of strace). */

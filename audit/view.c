@@ -389,10 +389,7 @@ int
 view_open(struct view *v, char *why, size_t len)
 {
 	const char *tmp = getenv("TMPDIR");
-	char msg[512] = "";
-	int p[2], status, k;
-	ssize_t n;
-	pid_t pid;
+	int k;
 
 	memset(v, 0, sizeof(*v));
 	if (tmp == NULL || *tmp == '\0')
@@ -436,32 +433,5 @@ view_open(struct view *v, char *why, size_t len)
 	    mount("tame-audit", v->dir, "tmpfs", MS_NOSUID | MS_NODEV,
 	    "mode=0700") == 0)
 		v->tmpfs = 1;
-	/* a child tries, so that a run never starts half in a view */
-	if (pipe2(p, O_CLOEXEC) == -1 || (pid = fork()) == -1) {
-		snprintf(why, len, "fork: %s", strerror(errno));
-		view_close(v);
-		return -1;
-	}
-	if (pid == 0) {
-		close(p[0]);
-		if (view_enter(v, -1, NULL, msg, sizeof(msg)) == -1) {
-			(void)write(p[1], msg, strlen(msg));
-			_exit(1);
-		}
-		_exit(0);
-	}
-	close(p[1]);
-	n = read(p[0], msg, sizeof(msg) - 1);
-	msg[n > 0 ? n : 0] = '\0';
-	close(p[0]);
-	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
-		;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		snprintf(why, len, "%s", msg[0] != '\0' ? msg :
-		    "the trial run could not enter it");
-		view_close(v);
-		return -1;
-	}
-	view_forget(v, -1);
 	return 0;
 }

@@ -45,9 +45,10 @@ struct view {
 };
 
 /*
- * Find the mounts and make sure a run can enter a view here (a child
- * tries).  Returns 0; or -1 with why (no namespaces for us, a kernel or
- * file system without overlays) and nothing left behind.
+ * Find the mounts, and the place for the layers.  Returns 0; or -1 with
+ * why, and nothing left behind.  Whether a run can enter a view (no
+ * namespaces for us, a kernel without unprivileged overlays) the first
+ * run finds out (trace_run's view_error), before it runs anything.
  */
 int	view_open(struct view *, char *why, size_t len);
 
