@@ -113,6 +113,7 @@ command_raised(const struct options *o)
 	return tree_raised_why(cmd);
 }
 
+/* The owner a user namespace shows for unmapped ids (usually 65534). */
 static const char *
 overflow_uid(void)
 {

@@ -41,7 +41,6 @@
 #include "options.h"
 #include "hermetic.h"
 
-
 static void	forget_blockers(struct findings *);
 
 /*
@@ -82,7 +81,6 @@ temp_log(void)
 	return temp_logs[n++];
 }
 
-/* A decimal option argument from min to max, or usage. */
 /* Name imports that could need a flag the suggestion lacks. */
 static void
 coverage_warnings(struct findings *f, const char *exe)
@@ -134,7 +132,6 @@ run_warnings(const struct audit *a, struct findings *f)
 	}
 }
 
-/* Each run in a view of its own, numbered from the first, 0. */
 /*
  * Run the command under strace into log; from_exec for a static one.
  * warm: a run whose tame() loads these flags' name services first (as a
@@ -213,7 +210,6 @@ trace_command(struct options *o, const char *log, int *from_exec, int warm,
 	return r.status;
 }
 
-/* Why the command gets no shim, when it is set-ID or has capabilities. */
 static void
 no_marker(const struct options *o, const struct run *r, int from_log)
 {
@@ -523,7 +519,6 @@ decide_or_say(struct options *o, struct findings *f, struct audit *a,
 		    o->noview);
 }
 
-/* The owner a user namespace shows for unmapped ids (usually 65534). */
 /*
  * Unprivileged, the view is a user namespace of our own ids, where other
  * users' files show the overflow owner (nobody): a first run that looked
@@ -563,7 +558,6 @@ first_run_again(struct options *o, struct audit *a, int *out, int *errfd,
 	return audited_run(o, 0, *out, *errfd, from_exec, ran);
 }
 
-/* The first run's changes to files, applied; the other runs' gone. */
 /* Where the report goes: -o file, --report-fd n, or standard error. */
 static FILE *
 report_stream(const struct options *o)

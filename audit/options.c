@@ -28,6 +28,7 @@ usage(void)
 	exit(EXIT_USAGE);
 }
 
+/* A decimal option argument from min to max, or usage. */
 static int
 number_arg(const char *arg, long min, long max, const char *opt,
     const char *what)
