@@ -112,6 +112,10 @@ struct audit {
 	struct run	 runs[AUDIT_MAXRUNS];
 	int		 nruns;
 	int		 keep_frames;	/* -k: keep each need's frames */
+#define AUDIT_MAX_REPEATS 8
+	char		*repeats[AUDIT_MAX_REPEATS];	/* what no view
+					   holds back (repeats.c) */
+	int		 nrepeats, more_repeats;
 	const char	*foreign_id;	/* "uid=N": the overflow id a user
 					   namespace shows for other users'
 					   files (view.h), or NULL */
@@ -131,6 +135,15 @@ void	*xrealloc(void *, size_t);
 char	*xstrdup(const char *);
 
 struct audit	*audit_new(void);
+
+/*
+ * repeats.c: a call after the marker that no hermetic view holds back
+ * (a device opened for writing, a connection to a server), noted in
+ * a->repeats; and freeing them.
+ */
+struct st_event;
+void		 repeats_note(struct audit *, const struct st_event *);
+void		 repeats_free(struct audit *);
 void		 audit_free(struct audit *);
 void		 classify_free(struct audit *);
 

@@ -182,12 +182,27 @@ open_view(struct options *o)
 }
 
 void
-close_view(struct options *o, struct findings *f)
+close_view(struct options *o, const struct audit *a, struct findings *f)
 {
-	char why[512];
+	char why[512], *list = NULL, *more;
+	int i;
 
 	if (!o->hermetic)
 		return;
+	for (i = 0; o->nextrun > 1 && i < a->nrepeats; i++) {
+		if (asprintf(&more, "%s%s%s", list != NULL ? list : "",
+		    list != NULL ? "; " : "", a->repeats[i]) == -1)
+			err(1, NULL);
+		free(list);
+		list = more;
+	}
+	if (list != NULL) {
+		findings_warn(f, "no view holds back what the command did "
+		    "outside its files, and each of its %d runs did it: %s%s "
+		    "(--once makes one run)", o->nextrun, list,
+		    a->more_repeats ? "; and more" : "");
+		free(list);
+	}
 	if (view_apply(&o->view, 0, why, sizeof(why)) == -1)
 		findings_warn(f, "the first run's changes to files could not all "
 		    "be applied from its view (%s); the rest are", why);

@@ -37,7 +37,8 @@ int	view_failed(struct options *o, struct trace_opts *t,
 void	drop_view(struct options *o);
 
 /* The first run's changes applied, the other runs' gone; warnings in f. */
-void	close_view(struct options *o, struct findings *f);
+void	close_view(struct options *o, const struct audit *a,
+	    struct findings *f);
 
 /* Why the command gets no shim, when it is set-ID or has capabilities. */
 char	*command_raised(const struct options *o);

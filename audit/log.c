@@ -635,6 +635,7 @@ count_call(struct audit *a, struct procs *p, struct run *r, int run,
 	else
 		need = classify(a, &t);
 	fd_track(a, p, im->tgid, ev, need);
+	repeats_note(a, ev);
 	/*
 	 * A file named by path whose owner showed as the overflow id: what
 	 * ls -l or stat would print.  fstat of an open descriptor (the
@@ -1001,6 +1002,7 @@ audit_free(struct audit *a)
 		return;
 	audit_free(a->before);
 	classify_free(a);
+	repeats_free(a);
 	for (i = 0; i < a->nneeds; i++) {
 		free(a->needs[i].what);
 		free(a->needs[i].reason);

@@ -786,7 +786,7 @@ main(int argc, char *argv[])
 		    "enforce flags on it; call tame() in the program itself, "
 		    "where the staircase says"));
 	}
-	close_view(&o, &f);
+	close_view(&o, a, &f);
 	run_warnings(a, &f);
 	if (!o.ctx.checking)
 		unread_lines(a, &f);

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * repeats.c: what a run did that no hermetic view holds back (tame-
+ * audit(1), HERMETIC RUNS), so that every run of the command did it
+ * again: a device opened for writing, a connection to a server.  The
+ * report names them when the command ran more than once.
+ *
+ * Read from the trace's text: the first quoted string of an open is
+ * its path; a connect or sendto names its peer as strace prints it,
+ * inet_addr("10.0.0.1") or inet_pton(AF_INET6, "::1") with htons(port).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "audit.h"
+#include "parse.h"
+
+/* Devices whose writes change nothing outside the run. */
+static const char *const harmless[] = {
+	"/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/pts/",
+	"/dev/shm/", "/dev/stdout", "/dev/stderr", "/dev/fd/", "/dev/ptmx",
+	"/dev/urandom", "/dev/random", NULL,
+};
+
+static void
+add(struct audit *a, const char *what)
+{
+	int i;
+
+	for (i = 0; i < a->nrepeats; i++)
+		if (strcmp(a->repeats[i], what) == 0)
+			return;
+	if (a->nrepeats == AUDIT_MAX_REPEATS) {
+		a->more_repeats = 1;
+		return;
+	}
+	a->repeats[a->nrepeats++] = xstrdup(what);
+}
+
+/* The quoted text after key in the call's arguments, into out. */
+static int
+quoted_after(const struct st_event *ev, const char *key, char *out,
+    size_t len)
+{
+	const char *p, *end = ev->args + ev->args_len, *q;
+
+	if ((p = memmem(ev->args, ev->args_len, key, strlen(key))) == NULL)
+		return 0;
+	p += strlen(key);
+	if ((q = memchr(p, '"', (size_t)(end - p))) == NULL ||
+	    (size_t)(q - p) >= len)
+		return 0;
+	snprintf(out, len, "%.*s", (int)(q - p), p);
+	return 1;
+}
+
+static void
+open_for_writing(struct audit *a, const struct st_event *ev)
+{
+	char path[256], what[300];
+	int i;
+
+	if (memmem(ev->args, ev->args_len, "O_WRONLY", 8) == NULL &&
+	    memmem(ev->args, ev->args_len, "O_RDWR", 6) == NULL)
+		return;
+	if (!quoted_after(ev, "\"", path, sizeof(path)) ||
+	    strncmp(path, "/dev/", 5) != 0)
+		return;
+	for (i = 0; harmless[i] != NULL; i++)
+		if (strncmp(path, harmless[i], strlen(harmless[i])) == 0)
+			return;
+	snprintf(what, sizeof(what), "writes to %s", path);
+	add(a, what);
+}
+
+static void
+peer(struct audit *a, const struct st_event *ev)
+{
+	const char *p, *end = ev->args + ev->args_len;
+	char addr[64], port[16], what[128];
+	size_t n = 0;
+
+	if (!quoted_after(ev, "inet_addr(\"", addr, sizeof(addr)) &&
+	    !quoted_after(ev, "inet_pton(AF_INET6, \"", addr, sizeof(addr)))
+		return;
+	if ((p = memmem(ev->args, ev->args_len, "htons(", 6)) == NULL)
+		return;
+	for (p += 6; p < end && *p >= '0' && *p <= '9' &&
+	    n < sizeof(port) - 1; p++)
+		port[n++] = *p;
+	port[n] = '\0';
+	if (n == 0)
+		return;
+	snprintf(what, sizeof(what), "a connection to %s port %s", addr,
+	    port);
+	add(a, what);
+}
+
+void
+repeats_note(struct audit *a, const struct st_event *ev)
+{
+	if (strcmp(ev->name, "openat") == 0 || strcmp(ev->name, "open") == 0)
+		open_for_writing(a, ev);
+	else if (strcmp(ev->name, "connect") == 0 ||
+	    strcmp(ev->name, "sendto") == 0)
+		peer(a, ev);
+}
+
+void
+repeats_free(struct audit *a)
+{
+	int i;
+
+	for (i = 0; i < a->nrepeats; i++)
+		free(a->repeats[i]);
+	a->nrepeats = 0;
+}
