@@ -190,9 +190,10 @@ if command -v setpriv > /dev/null && [ "$(id -u)" = 0 ]; then
 		[ -f "$W/made" ] || fail "no view: the file not made"
 		echo "audit-hermetic.sh: without a view: $(head -1 "$W/n.err")"
 	else
-		echo "n/a: the fallback: unshare --user fails here ($(unshare \
-		    --user --map-root-user true 2>&1 | head -1); a chroot, as \
-		    the kernel matrix's guests, or user namespaces off)"
+		why=$(unshare --user --map-root-user true 2>&1 | head -1)
+		echo "n/a: the fallback: unshare --user fails here ($why;" \
+		    "a chroot, as the kernel matrix's guests, or user" \
+		    "namespaces off)"
 	fi
 else
 	echo "n/a: the unprivileged view: needs root and setpriv to test"
