@@ -116,6 +116,10 @@ struct audit {
 	char		*repeats[AUDIT_MAX_REPEATS];	/* what no view
 					   holds back (repeats.c) */
 	int		 nrepeats, more_repeats;
+#define AUDIT_MAX_LISTENS 4
+	char		*listens[AUDIT_MAX_LISTENS];	/* sockets bound
+					   to a path (repeats.c) */
+	int		 nlistens;
 	const char	*foreign_id;	/* "uid=N": the overflow id a user
 					   namespace shows for other users'
 					   files (view.h), or NULL */

@@ -196,6 +196,11 @@ close_view(struct options *o, const struct audit *a, struct findings *f)
 		free(list);
 		list = more;
 	}
+	for (i = 0; i < a->nlistens; i++)
+		findings_warn(f, "the command listened on the socket %s "
+		    "inside its view, out of reach of any process outside it: "
+		    "if one was to connect, audit it with --once",
+		    a->listens[i]);
 	if (list != NULL) {
 		findings_warn(f, "no view holds back what the command did "
 		    "outside its files, and each of its %d runs did it: %s%s "

@@ -97,10 +97,29 @@ peer(struct audit *a, const struct st_event *ev)
 	add(a, what);
 }
 
+/* A socket bound to a path: in a view, no process outside can reach it. */
+static void
+bound(struct audit *a, const struct st_event *ev)
+{
+	char path[128];
+	int i;
+
+	if (!quoted_after(ev, "sun_path=\"", path, sizeof(path)))
+		return;
+	for (i = 0; i < a->nlistens; i++)
+		if (strcmp(a->listens[i], path) == 0)
+			return;
+	if (a->nlistens < AUDIT_MAX_LISTENS)
+		a->listens[a->nlistens++] = xstrdup(path);
+}
+
 void
 repeats_note(struct audit *a, const struct st_event *ev)
 {
-	if (strcmp(ev->name, "openat") == 0 || strcmp(ev->name, "open") == 0)
+	if (strcmp(ev->name, "bind") == 0 && ev->returned && ev->ret == 0)
+		bound(a, ev);
+	else if (strcmp(ev->name, "openat") == 0 ||
+	    strcmp(ev->name, "open") == 0)
 		open_for_writing(a, ev);
 	else if (strcmp(ev->name, "connect") == 0 ||
 	    strcmp(ev->name, "sendto") == 0)
@@ -114,5 +133,7 @@ repeats_free(struct audit *a)
 
 	for (i = 0; i < a->nrepeats; i++)
 		free(a->repeats[i]);
-	a->nrepeats = 0;
+	for (i = 0; i < a->nlistens; i++)
+		free(a->listens[i]);
+	a->nrepeats = a->nlistens = 0;
 }

@@ -254,6 +254,45 @@ layer(const struct view *v, const char *run, int k, const char *target,
 	return 0;
 }
 
+/*
+ * A socket file seen through an overlay is another inode, which no one
+ * listens on: a run could not reach nscd, D-Bus, an X server or a test's
+ * own server.  So each socket bound to a path (/proc/net/unix) under a
+ * layered place is bound through to the real one.  (A named pipe has no
+ * such list: it stays another pipe in the view, tame-audit(1) says.)
+ */
+static void
+bind_sockets(const struct view *v, const char *root)
+{
+	char *line = NULL, *path, target[PATH_MAX * 2];
+	size_t cap = 0;
+	struct stat st;
+	FILE *f;
+	int k, i, layered;
+
+	if ((f = fopen("/proc/net/unix", "r")) == NULL)
+		return;
+	while (getline(&line, &cap, f) != -1) {
+		line[strcspn(line, "\n")] = '\0';
+		/* Num RefCount Protocol Flags Type St Inode Path */
+		for (path = line, i = 0; i < 7 && path != NULL; i++) {
+			path += strspn(path, " ");
+			path = strchr(path, ' ');
+		}
+		if (path == NULL || *(path += strspn(path, " ")) != '/' ||
+		    lstat(path, &st) == -1 || !S_ISSOCK(st.st_mode))
+			continue;
+		for (layered = 0, k = 0; k < v->nm && !layered; k++)
+			layered = v->m[k].layered && under(path, v->m[k].path);
+		if (!layered)
+			continue;
+		snprintf(target, sizeof(target), "%s%s", root, path);
+		(void)mount(path, target, "none", MS_BIND, NULL);
+	}
+	free(line);
+	fclose(f);
+}
+
 int
 view_enter(const struct view *v, int run, const char *keep, char *why,
     size_t len)
@@ -319,6 +358,7 @@ view_enter(const struct view *v, int run, const char *keep, char *why,
 		}
 		bound = v->m[k].path;
 	}
+	bind_sockets(v, root);
 	/* the trace is written through to the real file */
 	if (keep != NULL) {
 		snprintf(target, sizeof(target), "%s%s%s%s", root,

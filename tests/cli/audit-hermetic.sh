@@ -151,6 +151,36 @@ else
 	echo "n/a: a device that no view holds back: /dev/kmsg is not writable here"
 fi
 
+# A server outside the view is reached through the socket it bound
+# before the run; a socket the run binds is named in a warning
+if command -v python3 > /dev/null; then
+	/usr/bin/python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1]); s.listen(4); print("", flush=True)
+for _ in range(4):
+    c, _ = s.accept(); c.sendall(b"served\n"); c.close()
+' "$W/srv.sock" > "$W/srv.ready" &
+	srv=$!
+	while [ ! -s "$W/srv.ready" ]; do	# until it listens
+		kill -0 "$srv" 2> /dev/null || fail "the socket server died"
+	done
+	(cd "$W" && "$AUDIT" --json -o "$W/sock.json" -- /usr/bin/python3 -c '
+import socket, sys
+c = socket.socket(socket.AF_UNIX); c.connect(sys.argv[1])
+print(c.recv(16).decode(), end="")
+s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[2])
+' "$W/srv.sock" "$W/own.sock" > "$W/sock.out") ||
+	    fail "a client of a server outside: status $?"
+	[ "$(cat "$W/sock.out")" = served ] ||
+	    fail "a client of a server outside: $(cat "$W/sock.out")"
+	jq -e --arg p "$W/own.sock" '.warnings | any(contains($p) and
+	    contains("out of reach"))' "$W/sock.json" > /dev/null ||
+	    fail "the run's own socket not named: $(jq -c .warnings \
+	    "$W/sock.json")"
+	kill "$srv" 2> /dev/null
+fi
+
 # Asked to stop (SIGTERM; ^C in a later run goes the same way): the
 # tree is left as the first run left it, whole, and tame-audit says so
 fresh term
