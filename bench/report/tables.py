@@ -344,7 +344,7 @@ WHOLE = (
     ("audit-ls", "ls -l /usr/bin: bare vs tame-audit", True),
     ("strace-ls", "ls -l /usr/bin: strace alone vs tame-audit", True),
     ("audit-view", "(view) true: tame-audit --once (no view) vs tame-audit "
-     "(its run in a hermetic view, the view's trial, the layers applied)",
+     "(its run in a hermetic view, the layers applied)",
      False),
     ("audit-suite", "a test suite (bench/suite.sh): bare vs tame-audit "
      "--profile, writing the suite's profile", True),
