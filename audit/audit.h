@@ -141,9 +141,10 @@ char	*xstrdup(const char *);
 struct audit	*audit_new(void);
 
 /*
- * repeats.c: a call after the marker that no hermetic view holds back
- * (a device opened for writing, a connection to a server), noted in
- * a->repeats; and freeing them.
+ * repeats.c: a call after the marker that its hermetic view does not
+ * hold back (a device opened for writing, a connection to a server, a
+ * socket bound) or shows otherwise (a foreign owner), noted in a;
+ * and freeing those notes.
  */
 struct st_event;
 void		 repeats_note(struct audit *, const struct st_event *);

@@ -39,6 +39,14 @@ on_stop(int sig)
  */
 static struct options	*viewed;
 
+/* No view can be made here, for o->noview: one line says so. */
+static void
+say_no_view(const struct options *o)
+{
+	warnx("no hermetic view here: %s; every run after the first sees "
+	    "what the first left (tame-audit(1), HERMETIC RUNS)", o->noview);
+}
+
 /*
  * The run could not enter its view (r->view_error), and ran nothing.
  * The first: one line says why, there is no view from then on, and it
@@ -54,8 +62,7 @@ view_failed(struct options *o, struct trace_opts *t,
 		errx(1, "run %d could not enter its view: %s", t->run,
 		    r->view_error);
 	snprintf(o->noview, sizeof(o->noview), "%s", r->view_error);
-	warnx("no hermetic view here: %s; every run after the first sees "
-	    "what the first left (tame-audit(1), HERMETIC RUNS)", o->noview);
+	say_no_view(o);
 	drop_view(o);
 	o->ctx.hermetic = 0;
 	t->view = NULL;
@@ -167,9 +174,7 @@ open_view(struct options *o)
 	}
 	trace_find_self();	/* before our own mount namespace */
 	if (view_open(&o->view, o->noview, sizeof(o->noview)) == -1) {
-		warnx("no hermetic view here: %s; every run after the first "
-		    "sees what the first left (tame-audit(1), HERMETIC RUNS)",
-		    o->noview);
+		say_no_view(o);
 		return;
 	}
 	o->hermetic = o->ctx.hermetic = 1;

@@ -636,17 +636,6 @@ count_call(struct audit *a, struct procs *p, struct run *r, int run,
 		need = classify(a, &t);
 	fd_track(a, p, im->tgid, ev, need);
 	repeats_note(a, ev);
-	/*
-	 * A file named by path whose owner showed as the overflow id: what
-	 * ls -l or stat would print.  fstat of an open descriptor (the
-	 * loader's, the locale's, a check of stdout) is left out.
-	 */
-	if (a->foreign_id != NULL && strstr(ev->name, "stat") != NULL &&
-	    strcmp(ev->name, "fstat") != 0 &&
-	    memmem(ev->args, ev->args_len, "\"\"", 2) == NULL &&
-	    memmem(ev->args, ev->args_len, a->foreign_id,
-	    strlen(a->foreign_id)) != NULL)
-		a->foreign_seen++;
 	r->calls++;
 	observe(a, need, im->decl, run, ev, frames_to);
 }

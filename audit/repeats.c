@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * repeats.c: what a run did that no hermetic view holds back (tame-
- * audit(1), HERMETIC RUNS), so that every run of the command did it
- * again: a device opened for writing, a connection to a server.  The
- * report names them when the command ran more than once.
+ * repeats.c: what a run did that its hermetic view (tame-audit(1),
+ * HERMETIC RUNS) does not hold back, so that every run of the command
+ * did it again: a device opened for writing, a connection to a server
+ * (the report names them when the command ran more than once); a socket
+ * it bound, out of reach outside the view; and an owner the unprivileged
+ * view showed otherwise than the real one.
  *
  * Read from the trace's text: the first quoted string of an open is
  * its path; a connect or sendto names its peer as strace prints it,
@@ -113,10 +115,28 @@ bound(struct audit *a, const struct st_event *ev)
 		a->listens[a->nlistens++] = xstrdup(path);
 }
 
+/*
+ * A file named by path whose owner showed as the overflow id: what ls -l
+ * or stat would print.  fstat of an open descriptor (the loader's, the
+ * locale's, a check of stdout) is left out.
+ */
+static void
+foreign_owner(struct audit *a, const struct st_event *ev)
+{
+	if (strcmp(ev->name, "fstat") != 0 &&
+	    memmem(ev->args, ev->args_len, "\"\"", 2) == NULL &&
+	    memmem(ev->args, ev->args_len, a->foreign_id,
+	    strlen(a->foreign_id)) != NULL)
+		a->foreign_seen++;
+}
+
 void
 repeats_note(struct audit *a, const struct st_event *ev)
 {
-	if (strcmp(ev->name, "bind") == 0 && ev->returned && ev->ret == 0)
+	if (a->foreign_id != NULL && strstr(ev->name, "stat") != NULL)
+		foreign_owner(a, ev);
+	else if (strcmp(ev->name, "bind") == 0 && ev->returned &&
+	    ev->ret == 0)
 		bound(a, ev);
 	else if (strcmp(ev->name, "openat") == 0 ||
 	    strcmp(ev->name, "open") == 0)

@@ -15,7 +15,6 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 
 #include <err.h>
 #include <errno.h>
@@ -331,10 +330,7 @@ view_enter(const struct view *v, int run, const char *keep, char *why,
 		    strerror(errno));
 		return -1;
 	}
-	if (run >= 0)
-		snprintf(dir, sizeof(dir), "%s/%d", v->dir, run);
-	else
-		snprintf(dir, sizeof(dir), "%s/probe", v->dir);
+	snprintf(dir, sizeof(dir), "%s/%d", v->dir, run);
 	snprintf(root, sizeof(root), "%s/root", dir);
 	if (mkdir(dir, 0700) == -1 || mkdir(root, 0755) == -1) {
 		snprintf(why, len, "%s: %s", dir, strerror(errno));

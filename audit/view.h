@@ -73,9 +73,6 @@ int	view_apply(const struct view *, int run, char *why, size_t len);
  */
 int	view_same(const struct view *, int a, int b, char *diff, size_t len);
 
-/* Throw away run's layers (-1: the trial's). */
-void	view_forget(const struct view *, int run);
-
 /* Throw away every run's layers. */
 void	view_close(struct view *);
 

@@ -427,22 +427,6 @@ view_same(const struct view *v, int a, int b, char *diff, size_t len)
 }
 
 void
-view_forget(const struct view *v, int run)
-{
-	char name[32];
-	int dir;
-
-	if ((dir = open(v->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
-		return;
-	if (run >= 0)
-		snprintf(name, sizeof(name), "%d", run);
-	else
-		snprintf(name, sizeof(name), "probe");
-	(void)remove_at(dir, name);
-	close(dir);
-}
-
-void
 view_close(struct view *v)
 {
 	int k;
