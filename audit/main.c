@@ -41,7 +41,6 @@
 #include "options.h"
 #include "hermetic.h"
 
-static void	forget_blockers(struct findings *);
 
 /*
  * The log tame-audit makes for itself when not asked to keep one: gone
@@ -296,6 +295,14 @@ audited_run(struct options *o, int warm, int out, int errfd, int *from_exec,
  * flag stays "not needed" only where that run needed it no more.  The
  * second run's violations are not the program's: a real tame() warms.
  */
+/* Why no run after the first is made (repeatable is 0). */
+static const char *
+no_second_run(const struct options *o)
+{
+	return o->once ? "--once makes one run only" :
+	    "standard input cannot be read twice";
+}
+
 static void
 check_cold(struct options *o, struct findings *f, int repeatable)
 {
@@ -309,10 +316,10 @@ check_cold(struct options *o, struct findings *f, int repeatable)
 	if (k == 0)
 		return;
 	if (!repeatable) {
-		findings_warn(f, "standard input cannot be read twice: getpw "
-		    "and dnspath were judged as the run was made, with the "
-		    "name service loaded by tame(); without them it loads "
-		    "later, and may need them");
+		findings_warn(f, "%s: getpw and dnspath were judged as the "
+		    "run was made, with the name service loaded by tame(); "
+		    "without them it loads later, and may need them",
+		    no_second_run(o));
 		return;
 	}
 	if ((devnull = open("/dev/null", O_WRONLY | O_CLOEXEC)) == -1)
@@ -486,6 +493,28 @@ decide(struct options *o, struct findings *f)
 }
 
 /*
+ * A run under the suggestion ended the same: the blockers (code, soft)
+ * are lifted, noted in f->decided when no --verify asked for the run,
+ * and the verdict is made again.
+ */
+static void
+lift_blockers(const struct audit *a, struct findings *f, int by_default)
+{
+	int i;
+
+	f->verified = 1;
+	for (i = 0; i < f->nblockers; i++) {
+		if (by_default)
+			f->decided |= 1 << f->blockers[i].kind;
+		free(f->blockers[i].detail);
+		free(f->blockers[i].todo);
+	}
+	f->nblockers = 0;
+	f->tameable = 1;
+	verdict_make(a, f);
+}
+
+/*
  * The blockers are all ones a run decides.  In views, decide(); else
  * say what would.
  */
@@ -493,16 +522,9 @@ static void
 decide_or_say(struct options *o, struct findings *f, struct audit *a,
     int repeatable)
 {
-	int i;
-
 	if (o->hermetic && repeatable) {
-		if (decide(o, f)) {
-			f->verified = 1;
-			for (i = 0; i < f->nblockers; i++)
-				f->decided |= 1 << f->blockers[i].kind;
-			forget_blockers(f);
-			verdict_make(a, f);
-		}
+		if (decide(o, f))
+			lift_blockers(a, f, 1);
 		return;
 	}
 	if (o->once)
@@ -575,19 +597,6 @@ report_stream(const struct options *o)
 		return out;
 	}
 	return stderr;
-}
-
-static void
-forget_blockers(struct findings *f)
-{
-	int i;
-
-	for (i = 0; i < f->nblockers; i++) {
-		free(f->blockers[i].detail);
-		free(f->blockers[i].todo);
-	}
-	f->nblockers = 0;
-	f->tameable = 1;
 }
 
 /*
@@ -756,16 +765,14 @@ main(int argc, char *argv[])
 				audit_free(warm[i]);
 			}
 		if (ns < 0)
-			findings_warn(&f, "standard input cannot be read twice: "
-			    "the run with the name service warmed, as a real "
-			    "tame() of getpw or dnspath warms it, was not made, "
-			    "and the suggestion may ask for more than it needs");
+			findings_warn(&f, "%s: the run with the name service "
+			    "warmed, as a real tame() of getpw or dnspath warms "
+			    "it, was not made, and the suggestion may ask for "
+			    "more than it needs", no_second_run(&o));
 		if (o.verify && only_survivable(&f) && verify(&o, &f, ran, out,
-		    errfd, 0)) {
-			f.verified = 1;
-			forget_blockers(&f);
-			verdict_make(a, &f);
-		} else if (!o.verify && !f.tameable && only_survivable(&f) &&
+		    errfd, 0))
+			lift_blockers(a, &f, 0);
+		else if (!o.verify && !f.tameable && only_survivable(&f) &&
 		    !from_exec && o.argv != NULL && o.nlogs == 0)
 			decide_or_say(&o, &f, a, repeatable);
 	}
