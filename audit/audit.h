@@ -125,6 +125,10 @@ struct audit {
 					   files (view.h), or NULL */
 	long		 foreign_seen;	/* stat results after a marker
 					   that showed it */
+	char *const	*layered;	/* the places an unprivileged view
+					   layers (NULL-terminated), or
+					   NULL: a change elsewhere is made
+					   again by each run (repeats.c) */
 	int		 keep_before;	/* classify the calls before the
 					   marker too, into before */
 	struct audit	*before;	/* those calls' needs (no evidence,

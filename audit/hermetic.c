@@ -69,11 +69,23 @@ view_failed(struct options *o, struct trace_opts *t,
 	return 1;
 }
 
+/*
+ * The first run's changes to the real tree; none when it ran outside any
+ * view (first_outside), where they happened as it ran.
+ */
+static int
+apply_first(const struct options *o, char *why, size_t len)
+{
+	return o->first_outside ? 0 : view_apply(&o->view, 0, why, len);
+}
+
 /* The view and its layers gone; o may be gone too after this. */
 void
 drop_view(struct options *o)
 {
 	view_close(&o->view);
+	free(o->layered);
+	o->layered = NULL;
 	o->hermetic = 0;
 	viewed = NULL;
 }
@@ -91,7 +103,7 @@ stop_if_asked(struct options *o, int run, int status)
 	if (!o->hermetic || (!stop_asked && (run == 0 || !WIFSIGNALED(status) ||
 	    WTERMSIG(status) != SIGINT)))
 		return;
-	if (view_apply(&o->view, 0, why, sizeof(why)) == -1)
+	if (apply_first(o, why, sizeof(why)) == -1)
 		warnx("interrupted: the first run's changes to files could not "
 		    "all be applied (%s); the rest are", why);
 	else
@@ -136,6 +148,19 @@ overflow_uid(void)
 	return id;
 }
 
+/* The places the view layers, for the audit (audit.h: layered). */
+static char **
+layered_places(const struct view *v)
+{
+	char **places = xcalloc((size_t)v->nm + 1, sizeof(*places));
+	int k, n = 0;
+
+	for (k = 0; k < v->nm; k++)
+		if (v->m[k].layered)
+			places[n++] = v->m[k].path;
+	return places;
+}
+
 static void
 view_at_exit(void)
 {
@@ -143,8 +168,7 @@ view_at_exit(void)
 
 	if (viewed == NULL || !viewed->hermetic)
 		return;
-	if (viewed->nextrun > 0 && view_apply(&viewed->view, 0, why,
-	    sizeof(why)) == -1)
+	if (viewed->nextrun > 0 && apply_first(viewed, why, sizeof(why)) == -1)
 		warnx("the first run's changes to files could not all be "
 		    "applied from its view (%s); the rest are", why);
 	drop_view(viewed);
@@ -182,6 +206,8 @@ open_view(struct options *o)
 	atexit(view_at_exit);
 	snprintf(o->foreign_id, sizeof(o->foreign_id), "id=%s",
 	    overflow_uid());
+	if (o->view.userns)
+		o->layered = layered_places(&o->view);
 	signal(SIGTERM, on_stop);
 	signal(SIGHUP, on_stop);
 }
@@ -190,11 +216,11 @@ void
 close_view(struct options *o, const struct audit *a, struct findings *f)
 {
 	char why[512], *list = NULL, *more;
-	int i;
+	int i, runs = o->nextrun + o->first_outside;
 
 	if (!o->hermetic)
 		return;
-	for (i = 0; o->nextrun > 1 && i < a->nrepeats; i++) {
+	for (i = 0; runs > 1 && i < a->nrepeats; i++) {
 		if (asprintf(&more, "%s%s%s", list != NULL ? list : "",
 		    list != NULL ? "; " : "", a->repeats[i]) == -1)
 			err(1, NULL);
@@ -207,13 +233,13 @@ close_view(struct options *o, const struct audit *a, struct findings *f)
 		    "if one was to connect, audit it with --once",
 		    a->listens[i]);
 	if (list != NULL) {
-		findings_warn(f, "no view holds back what the command did "
-		    "outside its files, and each of its %d runs did it: %s%s "
-		    "(--once makes one run)", o->nextrun, list,
+		findings_warn(f, "no view held back some of what the "
+		    "command did, and each of its %d runs did it: %s%s "
+		    "(--once makes one run)", runs, list,
 		    a->more_repeats ? "; and more" : "");
 		free(list);
 	}
-	if (view_apply(&o->view, 0, why, sizeof(why)) == -1)
+	if (apply_first(o, why, sizeof(why)) == -1)
 		findings_warn(f, "the first run's changes to files could not all "
 		    "be applied from its view (%s); the rest are", why);
 	if (o->view.unlayered != NULL)

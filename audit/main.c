@@ -279,8 +279,10 @@ audited_run(struct options *o, int warm, int out, int errfd, int *from_exec,
 
 	a->keep_frames = o->where;
 	a->keep_before = warm > 0;	/* for same_way() */
-	if (o->hermetic && o->view.userns)
+	if (o->hermetic && o->view.userns) {
 		a->foreign_id = o->foreign_id;
+		a->layered = o->layered;
+	}
 	*status = traced_run(o, a, warm, out, errfd, from_exec);
 	return a;
 }
@@ -427,9 +429,9 @@ better(const struct findings *a, const struct findings *b)
  * Run the command again, untraced, under tame-exec -f with the
  * suggestion, and compare it with a run made before, ref: its wait
  * status, its output (out, errfd) and, in views, the files it left.
- * --verify compares with the audited run; a decision by default, with a
- * plain run made for it (decide).  Returns 1 when the same; else a
- * blocker says how it was not.
+ * --verify compares with the audited run (verify_again); a decision,
+ * with a plain run made for it (decide).  Returns 1 when the same; else
+ * a blocker says how it was not.
  */
 static int
 verify(struct options *o, struct findings *f, int status, int out, int errfd,
@@ -464,21 +466,28 @@ verify(struct options *o, struct findings *f, int status, int out, int errfd,
  * Blockers that only a run decides (code, soft; only_survivable) are
  * decided by one when each run starts from the same files (view.h):
  * the command runs plainly, then under the suggestion, and is tameable
- * when the two end the same, with the same output and files.
+ * when the two end the same, with the same output and files (1).
+ *
+ * When the first run was made again outside any view (first_run_again),
+ * the plain run must also end as that one did (status, out, errfd):
+ * else its view shows this command another world (other users' files
+ * as nobody's, or what the first run left), no run in one decides, and
+ * diff says how (-1).
  */
 static int
-decide(struct options *o, struct findings *f)
+decide(struct options *o, struct findings *f, int status, int out, int errfd,
+    char *diff, size_t len)
 {
 	struct trace_opts t = { .out_fd = -1, .err_fd = -1 };
 	struct trace_result r;
-	int out, errfd, same, ref;
+	int pout, perr, same, ref;
 
-	out = rerun_capture();
-	errfd = rerun_capture();
+	pout = rerun_capture();
+	perr = rerun_capture();
 	t.argv = o->argv;
 	t.timeout = o->timeout;
-	t.out_fd = out;
-	t.err_fd = errfd;
+	t.out_fd = pout;
+	t.err_fd = perr;
 	in_view(o, &t);
 	ref = t.run;
 	rerun_stdin_rewind();
@@ -486,9 +495,46 @@ decide(struct options *o, struct findings *f)
 		err(1, "cannot run %s", o->argv[0]);
 	(void)view_failed(o, &t, &r);	/* a later run: exits */
 	stop_if_asked(o, t.run, r.status);
-	same = !r.timed_out && verify(o, f, r.status, out, errfd, ref);
-	close(out);
-	close(errfd);
+	if (o->first_outside && r.timed_out) {
+		snprintf(diff, len, "in a view it did not finish within %d s",
+		    o->timeout);
+		same = -1;
+	} else if (o->first_outside && !rerun_alike(status, out, errfd,
+	    r.status, pout, perr, diff, len))
+		same = -1;
+	else
+		same = !r.timed_out && verify(o, f, r.status, pout, perr, ref);
+	close(pout);
+	close(perr);
+	return same;
+}
+
+/*
+ * --verify's run under the suggestion, compared with the audited run
+ * (status, out, errfd) and, in views, its files.  After first_run_again
+ * there are no first run's files to compare: decide() compares with a
+ * plain run in a view, when that one ends as the first did; else the
+ * run is made outside any view, as where there are none, and its
+ * effects on files happen again.
+ */
+static int
+verify_again(struct options *o, struct findings *f, int status, int out,
+    int errfd)
+{
+	char diff[512];
+	int same;
+
+	if (!o->first_outside)
+		return verify(o, f, status, out, errfd, 0);
+	if ((same = decide(o, f, status, out, errfd, diff,
+	    sizeof(diff))) != -1)
+		return same;
+	findings_warn(f, "--verify ran the command under the suggestion "
+	    "outside any view, since in one it did not end as outside (%s): "
+	    "its effects on files happened twice", diff);
+	o->hermetic = 0;
+	same = verify(o, f, status, out, errfd, 0);
+	o->hermetic = 1;
 	return same;
 }
 
@@ -515,16 +561,27 @@ lift_blockers(const struct audit *a, struct findings *f, int by_default)
 }
 
 /*
- * The blockers are all ones a run decides.  In views, decide(); else
- * say what would.
+ * The blockers are all ones a run decides.  In views, decide() (against
+ * the first run: status, out, errfd); else say what would.
  */
 static void
 decide_or_say(struct options *o, struct findings *f, struct audit *a,
-    int repeatable)
+    int repeatable, int status, int out, int errfd)
 {
+	char diff[512];
+	int k;
+
 	if (o->hermetic && repeatable) {
-		if (decide(o, f))
+		k = decide(o, f, status, out, errfd, diff, sizeof(diff));
+		if (k == 1)
 			lift_blockers(a, f, 1);
+		else if (k == -1)
+			findings_warn(f, "a run under the suggestion would "
+			    "decide this, but in a view the command did not "
+			    "end as it did outside one (%s): --verify makes "
+			    "that run outside any view, where the command's "
+			    "effects on files happen twice; as root, a view "
+			    "shows every owner", diff);
 		return;
 	}
 	if (o->once)
@@ -544,40 +601,40 @@ decide_or_say(struct options *o, struct findings *f, struct audit *a,
 /*
  * Unprivileged, the view is a user namespace of our own ids, where other
  * users' files show the overflow owner (nobody): a first run that looked
- * at such an owner may have printed it.  Its output (held back) and its
- * files go, and the command runs again outside any view, as before.
+ * at such an owner may have printed it.  Its output (held back in out
+ * and errfd) and its files go, and the command runs again outside any
+ * view, for real.  The later runs are still each in a view, so their
+ * effects on files do not happen again; but their views start from what
+ * the first run left, so decide() asks more of them.
  */
 static struct audit *
-first_run_again(struct options *o, struct audit *a, int *out, int *errfd,
+first_run_again(struct options *o, struct audit *a, int out, int errfd,
     int *from_exec, int *ran)
 {
-	drop_view(o);
 	o->ctx.hermetic = 0;
+	o->first_outside = 1;
 	snprintf(o->noview, sizeof(o->noview), "the run in a user namespace "
 	    "looked at files of other users, whose owners it sees as "
 	    "nobody");
-	warnx("no hermetic view for this command: %s (%ld times); it runs "
-	    "again outside one, and every run after that sees what it "
-	    "left (run tame-audit as root for a hermetic audit)", o->noview,
-	    a->foreign_seen);
+	warnx("no hermetic view for this command's first run: %s (%ld "
+	    "time%s); it runs again outside one, and the later runs, each "
+	    "in a view, start from what it left (tame-audit as root makes a "
+	    "hermetic audit)", o->noview, a->foreign_seen,
+	    a->foreign_seen == 1 ? "" : "s");
 	audit_free(a);
 	if (o->profile == NULL) {	/* the tree, from the new run only */
 		tree_free(&o->tree);
 		memset(&o->tree, 0, sizeof(o->tree));
 	}
-	if (o->verify) {
-		if (ftruncate(*out, 0) == -1 || ftruncate(*errfd, 0) == -1 ||
-		    lseek(*out, 0, SEEK_SET) == -1 ||
-		    lseek(*errfd, 0, SEEK_SET) == -1)
-			err(1, "the first run's output");
-	} else {
-		close(*out);
-		close(*errfd);
-		*out = *errfd = -1;
-	}
+	if (ftruncate(out, 0) == -1 || ftruncate(errfd, 0) == -1 ||
+	    lseek(out, 0, SEEK_SET) == -1 || lseek(errfd, 0, SEEK_SET) == -1)
+		err(1, "the first run's output");
 	rerun_stdin_rewind();
-	o->nextrun = 0;
-	return audited_run(o, 0, *out, *errfd, from_exec, ran);
+	o->hermetic = 0;		/* this run only */
+	a = audited_run(o, 0, out, errfd, from_exec, ran);
+	o->hermetic = 1;
+	stop_if_asked(o, 0, *ran);
+	return a;
 }
 
 /* Where the report goes: -o file, --report-fd n, or standard error. */
@@ -695,7 +752,7 @@ main(int argc, char *argv[])
 		o.ctx.log_is_temporary = o.keep_log == NULL;
 		rerun_stdin_recorded();
 		if (a->foreign_seen > 0)
-			a = first_run_again(&o, a, &out, &errfd, &from_exec,
+			a = first_run_again(&o, a, out, errfd, &from_exec,
 			    &ran);
 	}
 	if (o.ctx.checking) {
@@ -769,12 +826,12 @@ main(int argc, char *argv[])
 			    "warmed, as a real tame() of getpw or dnspath warms "
 			    "it, was not made, and the suggestion may ask for "
 			    "more than it needs", no_second_run(&o));
-		if (o.verify && only_survivable(&f) && verify(&o, &f, ran, out,
-		    errfd, 0))
+		if (o.verify && only_survivable(&f) && verify_again(&o, &f,
+		    ran, out, errfd))
 			lift_blockers(a, &f, 0);
 		else if (!o.verify && !f.tameable && only_survivable(&f) &&
 		    !from_exec && o.argv != NULL && o.nlogs == 0)
-			decide_or_say(&o, &f, a, repeatable);
+			decide_or_say(&o, &f, a, repeatable, ran, out, errfd);
 	}
 	if (out >= 0) {
 		rerun_replay(out, 1);

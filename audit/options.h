@@ -33,8 +33,13 @@ struct options {
 	struct view		 view;		/* each run's (view.h), */
 	int			 hermetic;	/* when this is 1 */
 	int			 nextrun;	/* its number in the view */
+	int			 first_outside;	/* the first run was made
+					   again outside any view (its
+					   changes are real); the later
+					   runs' views start from them */
 	char			 noview[512];	/* why none, or "" */
 	char			 foreign_id[32];	/* audit.h */
+	char			**layered;	/* audit.h; NULL as root */
 	char			*unreached;	/* why the command, set-ID or
 					   with file capabilities, left
 					   no marker; or NULL */

@@ -2,8 +2,9 @@
 /*
  * repeats.c: what a run did that its hermetic view (tame-audit(1),
  * HERMETIC RUNS) does not hold back, so that every run of the command
- * did it again: a device opened for writing, a connection to a server
- * (the report names them when the command ran more than once); a socket
+ * did it again: a device opened for writing, a connection to a server,
+ * unprivileged a change outside the places the view layers (the report
+ * names them when the command ran more than once); a socket
  * it bound, out of reach outside the view; and an owner the unprivileged
  * view showed otherwise than the real one.
  *
@@ -11,6 +12,7 @@
  * its path; a connect or sendto names its peer as strace prints it,
  * inet_addr("10.0.0.1") or inet_pton(AF_INET6, "::1") with htons(port).
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +101,106 @@ peer(struct audit *a, const struct st_event *ev)
 	add(a, what);
 }
 
+/*
+ * The calls that change the tree at a path, and which argument names
+ * it (two for a rename).  A symlink's or link's first path is not
+ * changed; an open counts when it may write (open_may_write).
+ */
+static const struct {
+	const char	*name;
+	int		 arg, arg2;
+} changes[] = {
+	{ "open", 0, -1 }, { "openat", 1, -1 }, { "creat", 0, -1 },
+	{ "mkdir", 0, -1 }, { "mkdirat", 1, -1 }, { "rmdir", 0, -1 },
+	{ "unlink", 0, -1 }, { "unlinkat", 1, -1 },
+	{ "rename", 0, 1 }, { "renameat", 1, 3 }, { "renameat2", 1, 3 },
+	{ "symlink", 1, -1 }, { "symlinkat", 2, -1 },
+	{ "link", 1, -1 }, { "linkat", 3, -1 },
+	{ "truncate", 0, -1 }, { "mknod", 0, -1 }, { "mknodat", 1, -1 },
+	{ NULL, 0, 0 },
+};
+
+static int
+open_may_write(const struct st_event *ev)
+{
+	return memmem(ev->args, ev->args_len, "O_WRONLY", 8) != NULL ||
+	    memmem(ev->args, ev->args_len, "O_RDWR", 6) != NULL ||
+	    memmem(ev->args, ev->args_len, "O_CREAT", 7) != NULL ||
+	    strcmp(ev->name, "creat") == 0;
+}
+
+/* Under (or at) directory dir? */
+static int
+is_under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return strncmp(path, dir, n) == 0 && (path[n] == '/' ||
+	    path[n] == '\0' || (n == 1 && dir[0] == '/'));
+}
+
+/*
+ * Is the absolute path (argument k, quoted) outside every place the
+ * view layers?  Its nearest existing directory is resolved first, as
+ * the view's places were (a $HOME reached through a symbolic link).
+ */
+static int
+unlayered(const struct audit *a, const struct st_event *ev, int k,
+    char *path, size_t len)
+{
+	char dir[PATH_MAX], real[PATH_MAX], *slash;
+	int i;
+
+	if (k >= ev->nargs || ev->argl[k] < 3 || ev->argv[k][0] != '"' ||
+	    ev->argv[k][1] != '/' || ev->argl[k] - 2 >= sizeof(dir))
+		return 0;
+	snprintf(dir, sizeof(dir), "%.*s", (int)ev->argl[k] - 2,
+	    ev->argv[k] + 1);
+	snprintf(path, len, "%s", dir);
+	if (is_under(dir, "/dev") || is_under(dir, "/proc") ||
+	    is_under(dir, "/sys"))
+		return 0;
+	while ((slash = strrchr(dir, '/')) != NULL && slash != dir) {
+		*slash = '\0';
+		if (realpath(dir, real) != NULL)
+			break;
+	}
+	if (slash == NULL || slash == dir)
+		snprintf(real, sizeof(real), "/");
+	for (i = 0; a->layered[i] != NULL; i++)
+		if (is_under(real, a->layered[i]))
+			return 0;
+	return 1;
+}
+
+/*
+ * Unprivileged, only the caller's own places are layered: a change the
+ * run made elsewhere (a group-writable directory, say) is real in every
+ * run.
+ */
+static void
+changed_outside(struct audit *a, const struct st_event *ev)
+{
+	char path[PATH_MAX], what[PATH_MAX + 128];
+	int i;
+
+	if (!ev->returned || ev->ret < 0)
+		return;
+	for (i = 0; changes[i].name != NULL; i++)
+		if (strcmp(changes[i].name, ev->name) == 0)
+			break;
+	if (changes[i].name == NULL || (strncmp(ev->name, "open", 4) == 0 &&
+	    !open_may_write(ev)))
+		return;
+	if (unlayered(a, ev, changes[i].arg, path, sizeof(path)) ||
+	    (changes[i].arg2 >= 0 &&
+	    unlayered(a, ev, changes[i].arg2, path, sizeof(path)))) {
+		snprintf(what, sizeof(what), "changes to %s (unprivileged, "
+		    "the view layers only the caller's own places)", path);
+		add(a, what);
+	}
+}
+
 /* A socket bound to a path: in a view, no process outside can reach it. */
 static void
 bound(struct audit *a, const struct st_event *ev)
@@ -133,6 +235,8 @@ foreign_owner(struct audit *a, const struct st_event *ev)
 void
 repeats_note(struct audit *a, const struct st_event *ev)
 {
+	if (a->layered != NULL)
+		changed_outside(a, ev);
 	if (a->foreign_id != NULL && strstr(ev->name, "stat") != NULL)
 		foreign_owner(a, ev);
 	else if (strcmp(ev->name, "bind") == 0 && ev->returned &&

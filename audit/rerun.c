@@ -246,3 +246,19 @@ rerun_same(struct trace_opts *t, int status, int out, int errfd, char *diff,
 	close(t->err_fd);
 	return same;
 }
+
+int
+rerun_alike(int status_a, int out_a, int err_a, int status_b, int out_b,
+    int err_b, char *diff, size_t len)
+{
+	char was[64], now[64];
+
+	if (status_a != status_b) {
+		status_text(status_a, was, sizeof(was));
+		status_text(status_b, now, sizeof(now));
+		snprintf(diff, len, "%s, then %s", was, now);
+		return 0;
+	}
+	return same_output(out_a, out_b, "standard output", diff, len) &&
+	    same_output(err_a, err_b, "standard error", diff, len);
+}

@@ -41,4 +41,11 @@ void	rerun_replay(int from, int to);
 int	rerun_same(struct trace_opts *t, int status, int out, int errfd,
 	    char *diff, size_t len, int *got);
 
+/*
+ * Did two runs end alike: wait status, standard output and error, each
+ * captured?  Returns 1; or 0 with the first difference in diff.
+ */
+int	rerun_alike(int status_a, int out_a, int err_a, int status_b,
+	    int out_b, int err_b, char *diff, size_t len);
+
 #endif /* AUDIT_RERUN_H */

@@ -152,9 +152,8 @@ read_mounts(struct view *v, char *why, size_t len)
 		    stat(m[i].path, &st) == 0 && S_ISDIR(st.st_mode);
 		if (m[i].rw && !v->m[v->nm].layered &&
 		    is_layered_type(m[i].type) == 0 &&
-		    strncmp(m[i].path, "/proc", 5) != 0 &&
-		    strncmp(m[i].path, "/sys", 4) != 0 &&
-		    strncmp(m[i].path, "/dev", 4) != 0) {
+		    !under(m[i].path, "/proc") && !under(m[i].path, "/sys") &&
+		    !under(m[i].path, "/dev")) {
 			/* a network or FUSE file system: as it is */
 			if (asprintf(&p, "%s%s%s (%s)", more != NULL ? more :
 			    "", more != NULL ? ", " : "", m[i].path,

@@ -7,16 +7,18 @@
 # ways must give the same answer, and leave the tree as one plain run of
 # the command leaves it (every later run started from what the first
 # started from, and only the first run's changes were kept).  Then the
-# unprivileged view: ls -l shows the real owners; and where no view can
-# be made, one line says so and the report says "hermetic": false.  Prints n/a with the reason where this machine
-# cannot make a view.  Exit 0 = pass.
+# unprivileged view: ls -l shows the real owners, and a run in a view
+# decides only where it ends as the real first run did; and where no
+# view can be made, one line says so and the report says "hermetic":
+# false.  Prints n/a with the reason where this machine cannot make a
+# view.  Exit 0 = pass.
 cd "$(dirname "$0")/../.." || exit 1
 B=${B:-build}
 AUDIT=$PWD/$B/tame-audit
 PATH=/usr/bin:/bin:/usr/sbin:/sbin
 export PATH
 W=$(mktemp -d /var/tmp/tame-hermetic.XXXXXX) || exit 1
-trap 'rm -rf "$W"' EXIT
+trap 'rm -rf "$W" ${S:+"$S"}' EXIT
 chmod 755 "$W"
 fail() {
 	echo "audit-hermetic.sh: $*" >&2
@@ -206,6 +208,79 @@ if command -v setpriv > /dev/null && [ "$(id -u)" = 0 ]; then
 	*" root root "*) ;;
 	*) fail "unprivileged ls -l: $out ($(cat "$W/user.err"))" ;;
 	esac
+	# That first run is made again outside the view; a run in one still
+	# decides a soft blocker, where a plain run there ends as the first
+	# did (owner: it looked at root's file, but printed nothing of it);
+	# where the view changes what it prints (owner print), no run in
+	# one decides, and --verify makes its run outside any view
+	cat > "$W/user/owner.c" <<'EOF'
+#include <sys/stat.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+static void on_sig(int s) { (void)s; }
+
+int
+main(int argc, char *argv[])
+{
+	struct sigaction sa;
+	struct stat st;
+
+	(void)argv;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sig;
+	(void)sigaction(SIGSYS, &sa, NULL);	/* soft: EINVAL tamed */
+	if (stat("/etc/passwd", &st) == -1)
+		return 1;
+	if (argc > 1)
+		printf("owner %u\n", (unsigned)st.st_uid);
+	else
+		printf("hello\n");
+	return 0;
+}
+EOF
+	cc -o "$W/user/owner" "$W/user/owner.c" || fail "cc owner"
+	as_user() {
+		(cd "$W/user" && HOME=$W/user setpriv --reuid=4242 \
+		    --regid=4242 --clear-groups "$AUDIT" --json -o "$W/user/r" \
+		    "$@" 2> "$W/user.err")
+	}
+	out=$(as_user -- ./owner) || fail "owner: status $?"
+	[ "$out" = hello ] || fail "owner: output $out"
+	grep -q "no hermetic view for this command's first run" \
+	    "$W/user.err" || fail "owner: $(cat "$W/user.err")"
+	jq -e '.tameable and .decided == ["soft"] and .hermetic == false' \
+	    "$W/user/r" > /dev/null || fail "owner: $(cat "$W/user/r")"
+	out=$(as_user -- ./owner print)
+	[ $? -eq 5 ] || fail "owner print: status not 5"
+	[ "$out" = "owner 0" ] || fail "owner print: output $out"
+	jq -e '(.blockers | map(.kind) == ["soft"]) and (.warnings |
+	    any(test("in a view the command did not end as it did outside")))' \
+	    "$W/user/r" > /dev/null || fail "owner print: $(cat "$W/user/r")"
+	out=$(as_user --verify -- ./owner print) ||
+	    fail "owner print --verify: status $?"
+	[ "$out" = "owner 0" ] || fail "owner print --verify: output $out"
+	jq -e '.tameable and .verified and (.warnings |
+	    any(test("--verify ran the command under the suggestion outside")))' \
+	    "$W/user/r" > /dev/null ||
+	    fail "owner print --verify: $(cat "$W/user/r")"
+	# Unprivileged, only the caller's own places are layered: a change
+	# elsewhere (a directory others may write) is made by each run,
+	# and named
+	if S=$(mktemp -d /run/tame-hermetic.XXXXXX 2> /dev/null); then
+		chmod 777 "$S"
+		as_user --verify -- sh -c "echo x >> $S/log" ||
+		    fail "outside the places: status $?"
+		jq -e --arg p "$S/log" '.warnings | any(test("each of its 2 " +
+		    "runs did it: changes to " + $p))' "$W/user/r" > /dev/null ||
+		    fail "outside the places: $(cat "$W/user/r")"
+		[ "$(cat "$S/log")" = "$(printf 'x\nx')" ] ||
+		    fail "outside the places: $S/log is $(cat "$S/log")"
+		rm -rf "$S"
+	else
+		echo "n/a: a change outside the layered places: /run not writable"
+	fi
 	# root of a user namespace of its own, where the kernel lets no
 	# overlay stand over "/" (mounts under it are locked): one line
 	# says why, the report "false", and the command runs as before
