@@ -69,6 +69,9 @@ view_failed(struct options *o, struct trace_opts *t,
 	return 1;
 }
 
+#define NOT_ALL_APPLIED	"the first run's changes to files could not all be " \
+	"applied from its view (%s); the rest are"
+
 /*
  * The first run's changes to the real tree; none when it ran outside any
  * view (first_outside), where they happened as it ran.
@@ -77,6 +80,13 @@ static int
 apply_first(const struct options *o, char *why, size_t len)
 {
 	return o->first_outside ? 0 : view_apply(&o->view, 0, why, len);
+}
+
+void
+view_done(struct options *o, int run)
+{
+	if (o->hermetic && (run != 0 || o->first_outside))
+		view_drop(&o->view, run);
 }
 
 /* The view and its layers gone; o may be gone too after this. */
@@ -104,8 +114,7 @@ stop_if_asked(struct options *o, int run, int status)
 	    WTERMSIG(status) != SIGINT)))
 		return;
 	if (apply_first(o, why, sizeof(why)) == -1)
-		warnx("interrupted: the first run's changes to files could not "
-		    "all be applied (%s); the rest are", why);
+		warnx("interrupted: " NOT_ALL_APPLIED, why);
 	else
 		warnx("interrupted: the files are as the first run left them "
 		    "(the later runs' changes are gone); no report");
@@ -169,8 +178,7 @@ view_at_exit(void)
 	if (viewed == NULL || !viewed->hermetic)
 		return;
 	if (viewed->nextrun > 0 && apply_first(viewed, why, sizeof(why)) == -1)
-		warnx("the first run's changes to files could not all be "
-		    "applied from its view (%s); the rest are", why);
+		warnx(NOT_ALL_APPLIED, why);
 	drop_view(viewed);
 }
 
@@ -240,8 +248,7 @@ close_view(struct options *o, const struct audit *a, struct findings *f)
 		free(list);
 	}
 	if (apply_first(o, why, sizeof(why)) == -1)
-		findings_warn(f, "the first run's changes to files could not all "
-		    "be applied from its view (%s); the rest are", why);
+		findings_warn(f, NOT_ALL_APPLIED, why);
 	if (o->view.unlayered != NULL)
 		findings_warn(f, "writes under %s are not held in the view: "
 		    "later runs saw what earlier ones wrote there",

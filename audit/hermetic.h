@@ -33,6 +33,13 @@ void	stop_if_asked(struct options *o, int run, int status);
 int	view_failed(struct options *o, struct trace_opts *t,
 	    const struct trace_result *r);
 
+/*
+ * Run number run (not the first, unless it was made again outside) is
+ * compared with no other from now on: its layers go at once, so that a
+ * command that writes much holds no memory for each run until the end.
+ */
+void	view_done(struct options *o, int run);
+
 /* Every run's layers thrown away, unapplied; no view after. */
 void	drop_view(struct options *o);
 

@@ -284,6 +284,8 @@ audited_run(struct options *o, int warm, int out, int errfd, int *from_exec,
 		a->layered = o->layered;
 	}
 	*status = traced_run(o, a, warm, out, errfd, from_exec);
+	if (warm != 0)	/* a warmed run, --check's cold one */
+		view_done(o, o->nextrun - 1);
 	return a;
 }
 
@@ -454,6 +456,7 @@ verify(struct options *o, struct findings *f, int status, int out, int errfd,
 	stop_if_asked(o, t.run, got);
 	if (same && o->hermetic)
 		same = view_same(&o->view, ref, t.run, diff, sizeof(diff));
+	view_done(o, t.run);
 	if (same)
 		return 1;
 	verdict_add(f, BLOCK_VERIFY, -1, xstrdup(diff), xstrdup("under the "
@@ -504,6 +507,7 @@ decide(struct options *o, struct findings *f, int status, int out, int errfd,
 		same = -1;
 	else
 		same = !r.timed_out && verify(o, f, r.status, pout, perr, ref);
+	view_done(o, ref);
 	close(pout);
 	close(perr);
 	return same;
@@ -629,6 +633,7 @@ first_run_again(struct options *o, struct audit *a, int out, int errfd,
 	if (ftruncate(out, 0) == -1 || ftruncate(errfd, 0) == -1 ||
 	    lseek(out, 0, SEEK_SET) == -1 || lseek(errfd, 0, SEEK_SET) == -1)
 		err(1, "the first run's output");
+	view_done(o, 0);
 	rerun_stdin_rewind();
 	o->hermetic = 0;		/* this run only */
 	a = audited_run(o, 0, out, errfd, from_exec, ran);

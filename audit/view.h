@@ -73,6 +73,9 @@ int	view_apply(const struct view *, int run, char *why, size_t len);
  */
 int	view_same(const struct view *, int a, int b, char *diff, size_t len);
 
+/* Throw away the layers of run number run, which nothing needs now. */
+void	view_drop(const struct view *, int run);
+
 /* Throw away every run's layers. */
 void	view_close(struct view *);
 

@@ -427,6 +427,15 @@ view_same(const struct view *v, int a, int b, char *diff, size_t len)
 }
 
 void
+view_drop(const struct view *v, int run)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%d", v->dir, run);
+	(void)remove_at(AT_FDCWD, path);
+}
+
+void
 view_close(struct view *v)
 {
 	int k;
