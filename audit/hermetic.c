@@ -125,7 +125,7 @@ stop_if_asked(struct options *o, int run, int status)
 void
 in_view(struct options *o, struct trace_opts *t)
 {
-	if (!o->hermetic)
+	if (!o->hermetic || o->outside)
 		return;
 	t->view = &o->view;
 	t->run = o->nextrun++;
@@ -224,7 +224,7 @@ void
 close_view(struct options *o, const struct audit *a, struct findings *f)
 {
 	char why[512], *list = NULL, *more;
-	int i, runs = o->nextrun + o->first_outside;
+	int i, runs = o->nextrun + o->outside_runs;
 
 	if (!o->hermetic)
 		return;

@@ -192,7 +192,7 @@ trace_command(struct options *o, const char *log, int *from_exec, int warm,
 	t.stack = o->where;
 	t.timeout = o->timeout;
 	in_view(o, &t);
-	t.full_stat = o->hermetic && o->view.userns;
+	t.full_stat = o->hermetic && o->view.userns && !o->outside;
 	if (trace_run(&t, &r) == -1 || (view_failed(o, &t, &r) &&
 	    (t.full_stat = 0, trace_run(&t, &r)) == -1))
 		err(1, "cannot run %s", strace);
@@ -254,6 +254,12 @@ traced_run(struct options *o, struct audit *a, int warm, int out, int errfd,
 
 	log = o->keep_log != NULL && warm == 0 ? o->keep_log : temp_log();
 	status = trace_command(o, log, from_exec, warm, out, errfd);
+	/* as the run went: its view may have failed, and gone (view_failed) */
+	if (o->hermetic && o->view.userns) {
+		if (!o->outside)
+			a->foreign_id = o->foreign_id;
+		a->layered = o->layered;
+	}
 	if (audit_read_log(a, log, *from_exec, msg, sizeof(msg)) == -1)
 		errx(1, "%s", msg);
 	/* the first run's programs, each on its own (tree.h) */
@@ -279,14 +285,18 @@ audited_run(struct options *o, int warm, int out, int errfd, int *from_exec,
 
 	a->keep_frames = o->where;
 	a->keep_before = warm > 0;	/* for same_way() */
-	if (o->hermetic && o->view.userns) {
-		a->foreign_id = o->foreign_id;
-		a->layered = o->layered;
-	}
 	*status = traced_run(o, a, warm, out, errfd, from_exec);
 	if (warm != 0)	/* a warmed run, --check's cold one */
 		view_done(o, o->nextrun - 1);
 	return a;
+}
+
+/* Why no run after the first is made (repeatable is 0). */
+static const char *
+no_second_run(const struct options *o)
+{
+	return o->once ? "--once makes one run only" :
+	    "standard input cannot be read twice";
 }
 
 /*
@@ -299,14 +309,6 @@ audited_run(struct options *o, int warm, int out, int errfd, int *from_exec,
  * flag stays "not needed" only where that run needed it no more.  The
  * second run's violations are not the program's: a real tame() warms.
  */
-/* Why no run after the first is made (repeatable is 0). */
-static const char *
-no_second_run(const struct options *o)
-{
-	return o->once ? "--once makes one run only" :
-	    "standard input cannot be read twice";
-}
-
 static void
 check_cold(struct options *o, struct findings *f, int repeatable)
 {
@@ -454,9 +456,10 @@ verify(struct options *o, struct findings *f, int status, int out, int errfd,
 	in_view(o, &t);
 	same = rerun_same(&t, status, out, errfd, diff, sizeof(diff), &got);
 	stop_if_asked(o, t.run, got);
-	if (same && o->hermetic)
+	if (same && t.view != NULL)
 		same = view_same(&o->view, ref, t.run, diff, sizeof(diff));
-	view_done(o, t.run);
+	if (t.view != NULL)
+		view_done(o, t.run);
 	if (same)
 		return 1;
 	verdict_add(f, BLOCK_VERIFY, -1, xstrdup(diff), xstrdup("under the "
@@ -536,9 +539,10 @@ verify_again(struct options *o, struct findings *f, int status, int out,
 	findings_warn(f, "--verify ran the command under the suggestion "
 	    "outside any view, since in one it did not end as outside (%s): "
 	    "its effects on files happened twice", diff);
-	o->hermetic = 0;
+	o->outside = 1;
 	same = verify(o, f, status, out, errfd, 0);
-	o->hermetic = 1;
+	o->outside = 0;
+	o->outside_runs++;
 	return same;
 }
 
@@ -606,10 +610,11 @@ decide_or_say(struct options *o, struct findings *f, struct audit *a,
  * Unprivileged, the view is a user namespace of our own ids, where other
  * users' files show the overflow owner (nobody): a first run that looked
  * at such an owner may have printed it.  Its output (held back in out
- * and errfd) and its files go, and the command runs again outside any
- * view, for real.  The later runs are still each in a view, so their
- * effects on files do not happen again; but their views start from what
- * the first run left, so decide() asks more of them.
+ * and errfd) and its files in the layered places go, and the command
+ * runs again outside any view, for real (changes it made elsewhere,
+ * repeats.c names).  The later runs are still each in a view, so their
+ * effects on those files do not happen again; but their views start
+ * from what the first run left, so decide() asks more of them.
  */
 static struct audit *
 first_run_again(struct options *o, struct audit *a, int out, int errfd,
@@ -635,9 +640,10 @@ first_run_again(struct options *o, struct audit *a, int out, int errfd,
 		err(1, "the first run's output");
 	view_done(o, 0);
 	rerun_stdin_rewind();
-	o->hermetic = 0;		/* this run only */
+	o->outside = 1;
 	a = audited_run(o, 0, out, errfd, from_exec, ran);
-	o->hermetic = 1;
+	o->outside = 0;
+	o->outside_runs++;
 	stop_if_asked(o, 0, *ran);
 	return a;
 }

@@ -37,6 +37,9 @@ struct options {
 					   again outside any view (its
 					   changes are real); the later
 					   runs' views start from them */
+	int			 outside;	/* 1 while a run is made
+					   outside any view, views or not */
+	int			 outside_runs;	/* how many were */
 	char			 noview[512];	/* why none, or "" */
 	char			 foreign_id[32];	/* audit.h */
 	char			**layered;	/* audit.h; NULL as root */

@@ -149,13 +149,12 @@ unlayered(const struct audit *a, const struct st_event *ev, int k,
     char *path, size_t len)
 {
 	char dir[PATH_MAX], real[PATH_MAX], *slash;
-	int i;
+	int i, cut;
 
-	if (k >= ev->nargs || ev->argl[k] < 3 || ev->argv[k][0] != '"' ||
-	    ev->argv[k][1] != '/' || ev->argl[k] - 2 >= sizeof(dir))
+	/* strace's escapes decoded; a path it cut short is not judged */
+	if (k >= ev->nargs || st_string(ev->argv[k], ev->argl[k], dir,
+	    sizeof(dir), &cut) < 1 || cut || dir[0] != '/')
 		return 0;
-	snprintf(dir, sizeof(dir), "%.*s", (int)ev->argl[k] - 2,
-	    ev->argv[k] + 1);
 	snprintf(path, len, "%s", dir);
 	if (is_under(dir, "/dev") || is_under(dir, "/proc") ||
 	    is_under(dir, "/sys"))

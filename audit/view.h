@@ -29,7 +29,8 @@ struct view_mount {
 
 struct view {
 	char			 dir[1024];	/* each run's layers in
-						   dir/N/, removed at
+						   dir/N/, removed by
+						   view_drop or at
 						   view_close */
 	char			 cwd[PATH_MAX];
 	int			 tmpfs;		/* dir is a tmpfs of ours */

@@ -15,6 +15,7 @@
 cd "$(dirname "$0")/../.." || exit 1
 B=${B:-build}
 AUDIT=$PWD/$B/tame-audit
+REFUSE=$PWD/$B/tests/tools/refuse
 PATH=/usr/bin:/bin:/usr/sbin:/sbin
 export PATH
 W=$(mktemp -d /var/tmp/tame-hermetic.XXXXXX) || exit 1
@@ -265,6 +266,18 @@ EOF
 	    any(test("--verify ran the command under the suggestion outside")))' \
 	    "$W/user/r" > /dev/null ||
 	    fail "owner print --verify: $(cat "$W/user/r")"
+	# No namespaces for the caller: the first run finds out, says so in
+	# one line, and runs again as before, its file made once
+	(cd "$W/user" && HOME=$W/user setpriv --reuid=4242 --regid=4242 \
+	    --clear-groups "$REFUSE" unshare=EPERM -- \
+	    "$AUDIT" --json -o "$W/user/r" -- sh -c "echo x >> $W/user/once" \
+	    2> "$W/user.err") || fail "no namespaces: status $?"
+	grep -q '^tame-audit: no hermetic view here: ' "$W/user.err" ||
+	    fail "no namespaces: $(cat "$W/user.err")"
+	jq -e '.hermetic == false and .tameable' "$W/user/r" > /dev/null ||
+	    fail "no namespaces: $(cat "$W/user/r")"
+	[ "$(cat "$W/user/once")" = x ] ||
+	    fail "no namespaces: once is $(cat "$W/user/once")"
 	# Unprivileged, only the caller's own places are layered: a change
 	# elsewhere (a directory others may write) is made by each run,
 	# and named
@@ -277,6 +290,17 @@ EOF
 		    fail "outside the places: $(cat "$W/user/r")"
 		[ "$(cat "$S/log")" = "$(printf 'x\nx')" ] ||
 		    fail "outside the places: $S/log is $(cat "$S/log")"
+		# and a first run thrown away for an owner it saw made
+		# its change there for real, as the run made again did
+		as_user -- sh -c "ls -l /etc/passwd >> $S/owners"
+		[ $? -eq 5 ] ||
+		    fail "outside the places, owners: status not 5 (sh execs)"
+		jq -e --arg p "$S/owners" '.warnings | any(test("each of its " +
+		    "2 runs did it: changes to " + $p))' "$W/user/r" \
+		    > /dev/null ||
+		    fail "outside the places, owners: $(cat "$W/user/r")"
+		[ "$(wc -l < "$S/owners")" -eq 2 ] ||
+		    fail "outside the places, owners: $(cat "$S/owners")"
 		rm -rf "$S"
 	else
 		echo "n/a: a change outside the layered places: /run not writable"

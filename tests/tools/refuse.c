@@ -9,8 +9,9 @@
  *	refuse call=ERRNO ... -- command [arg ...]
  *
  * Calls: landlock_create_ruleset, landlock (all three landlock_* calls:
- * a kernel before 5.13), openat2 (a kernel before 5.6), ptrace.  Errnos:
- * ENOSYS, EPERM.
+ * a kernel before 5.13), openat2 (a kernel before 5.6), ptrace, unshare
+ * (no namespaces for the caller: user.max_user_namespaces=0, a
+ * container's policy).  Errnos: ENOSYS, EPERM.
  */
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -40,6 +41,7 @@ static const struct {
 	{ "landlock", __NR_landlock_create_ruleset + 2 },	/* restrict */
 	{ "openat2", __NR_openat2 },
 	{ "ptrace", __NR_ptrace },
+	{ "unshare", __NR_unshare },
 };
 
 static const struct {
