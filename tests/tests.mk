@@ -29,7 +29,7 @@ $(B)/tests/t_%: $(B)/tests/t_%.o $(TEST_OBJS) $(B)/libtame.a
 # Small real programs the CLI tests run under tame-exec (tests/tools/).
 TOOL_BINS	= $(B)/tests/tools/lockprog $(B)/tests/tools/httpd \
 		  $(B)/tests/tools/refuse $(B)/tests/tools/launch \
-		  $(B)/tests/tools/workers
+		  $(B)/tests/tools/workers $(B)/tests/tools/owner
 
 $(B)/tests/tools/%: tests/tools/%.c
 	@mkdir -p $(@D)
