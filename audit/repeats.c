@@ -19,6 +19,7 @@
 
 #include "audit.h"
 #include "parse.h"
+#include "view.h"
 
 /* Devices whose writes change nothing outside the run. */
 static const char *const harmless[] = {
@@ -59,14 +60,21 @@ quoted_after(const struct st_event *ev, const char *key, char *out,
 	return 1;
 }
 
+/* An open for writing: O_WRONLY or O_RDWR in its flags. */
+static int
+open_writes(const struct st_event *ev)
+{
+	return memmem(ev->args, ev->args_len, "O_WRONLY", 8) != NULL ||
+	    memmem(ev->args, ev->args_len, "O_RDWR", 6) != NULL;
+}
+
 static void
 open_for_writing(struct audit *a, const struct st_event *ev)
 {
 	char path[256], what[300];
 	int i;
 
-	if (memmem(ev->args, ev->args_len, "O_WRONLY", 8) == NULL &&
-	    memmem(ev->args, ev->args_len, "O_RDWR", 6) == NULL)
+	if (!open_writes(ev))
 		return;
 	if (!quoted_after(ev, "\"", path, sizeof(path)) ||
 	    strncmp(path, "/dev/", 5) != 0)
@@ -123,20 +131,9 @@ static const struct {
 static int
 open_may_write(const struct st_event *ev)
 {
-	return memmem(ev->args, ev->args_len, "O_WRONLY", 8) != NULL ||
-	    memmem(ev->args, ev->args_len, "O_RDWR", 6) != NULL ||
+	return open_writes(ev) ||
 	    memmem(ev->args, ev->args_len, "O_CREAT", 7) != NULL ||
 	    strcmp(ev->name, "creat") == 0;
-}
-
-/* Under (or at) directory dir? */
-static int
-is_under(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	return strncmp(path, dir, n) == 0 && (path[n] == '/' ||
-	    path[n] == '\0' || (n == 1 && dir[0] == '/'));
 }
 
 /*
@@ -156,8 +153,8 @@ unlayered(const struct audit *a, const struct st_event *ev, int k,
 	    sizeof(dir), &cut) < 1 || cut || dir[0] != '/')
 		return 0;
 	snprintf(path, len, "%s", dir);
-	if (is_under(dir, "/dev") || is_under(dir, "/proc") ||
-	    is_under(dir, "/sys"))
+	if (view_under(dir, "/dev") || view_under(dir, "/proc") ||
+	    view_under(dir, "/sys"))
 		return 0;
 	while ((slash = strrchr(dir, '/')) != NULL && slash != dir) {
 		*slash = '\0';
@@ -167,7 +164,7 @@ unlayered(const struct audit *a, const struct st_event *ev, int k,
 	if (slash == NULL || slash == dir)
 		snprintf(real, sizeof(real), "/");
 	for (i = 0; a->layered[i] != NULL; i++)
-		if (is_under(real, a->layered[i]))
+		if (view_under(real, a->layered[i]))
 			return 0;
 	return 1;
 }

@@ -239,9 +239,8 @@ rerun_same(struct trace_opts *t, int status, int out, int errfd, char *diff,
 		snprintf(diff, len, "%s, then %s under -f %s%s%s", was, now,
 		    t->flags, tail[0] != '\0' ? ": " : "", tail);
 	}
-	same = !r.timed_out && r.status == status &&
-	    same_output(out, t->out_fd, "standard output", diff, len) &&
-	    same_output(errfd, t->err_fd, "standard error", diff, len);
+	same = !r.timed_out && r.status == status && rerun_alike(status, out,
+	    errfd, r.status, t->out_fd, t->err_fd, diff, len);
 	close(t->out_fd);
 	close(t->err_fd);
 	return same;

@@ -209,14 +209,14 @@ trace_run(const struct trace_opts *o, struct trace_result *r)
 	}
 	argv[k] = NULL;
 
+	/* a run that cannot enter its view says why here, and runs nothing */
+	if (o->view != NULL && pipe2(report, O_CLOEXEC) == -1)
+		return -1;
 	/* like system(): the command, not us, takes the terminal's ^C */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGQUIT, &sa, &old_quit);
-	/* a run that cannot enter its view says why here, and runs nothing */
-	if (o->view != NULL && pipe2(report, O_CLOEXEC) == -1)
-		return -1;
 	if ((pid = fork()) == -1)
 		return -1;
 	if (pid == 0) {

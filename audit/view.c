@@ -78,9 +78,8 @@ is_layered_type(const char *type)
 	return 0;
 }
 
-/* Under (or at) prefix p, a mount point? */
-static int
-under(const char *path, const char *p)
+int
+view_under(const char *path, const char *p)
 {
 	size_t n = strlen(p);
 
@@ -152,8 +151,9 @@ read_mounts(struct view *v, char *why, size_t len)
 		    stat(m[i].path, &st) == 0 && S_ISDIR(st.st_mode);
 		if (m[i].rw && !v->m[v->nm].layered &&
 		    is_layered_type(m[i].type) == 0 &&
-		    !under(m[i].path, "/proc") && !under(m[i].path, "/sys") &&
-		    !under(m[i].path, "/dev")) {
+		    !view_under(m[i].path, "/proc") &&
+		    !view_under(m[i].path, "/sys") &&
+		    !view_under(m[i].path, "/dev")) {
 			/* a network or FUSE file system: as it is */
 			if (asprintf(&p, "%s%s%s (%s)", more != NULL ? more :
 			    "", more != NULL ? ", " : "", m[i].path,
@@ -281,7 +281,8 @@ bind_sockets(const struct view *v, const char *root)
 		    lstat(path, &st) == -1 || !S_ISSOCK(st.st_mode))
 			continue;
 		for (layered = 0, k = 0; k < v->nm && !layered; k++)
-			layered = v->m[k].layered && under(path, v->m[k].path);
+			layered = v->m[k].layered &&
+			    view_under(path, v->m[k].path);
 		if (!layered)
 			continue;
 		snprintf(target, sizeof(target), "%s%s", root, path);
@@ -343,7 +344,7 @@ view_enter(const struct view *v, int run, const char *keep, char *why,
 				return -1;
 			continue;
 		}
-		if (bound != NULL && under(v->m[k].path, bound))
+		if (bound != NULL && view_under(v->m[k].path, bound))
 			continue;	/* came with the bind of bound */
 		if (mount(v->m[k].path, target, "none", MS_BIND | MS_REC,
 		    NULL) == -1) {
@@ -408,7 +409,7 @@ user_places(struct view *v)
 			continue;
 		for (nested = 0, k = 0; k < n && !nested; k++)
 			nested = k != i && real[k][0] != '\0' &&
-			    under(real[i], real[k]) &&
+			    view_under(real[i], real[k]) &&
 			    (strcmp(real[i], real[k]) != 0 || k < i);
 		if (nested)
 			continue;

@@ -45,6 +45,9 @@ struct view {
 						   the report; or NULL */
 };
 
+/* Is path at or under directory p ("/" holds every path)? */
+int	view_under(const char *path, const char *p);
+
 /*
  * Find the mounts, and the place for the layers.  Returns 0; or -1 with
  * why, and nothing left behind.  Whether a run can enter a view (no
