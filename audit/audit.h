@@ -120,15 +120,12 @@ struct audit {
 	char		*listens[AUDIT_MAX_LISTENS];	/* sockets bound
 					   to a path (repeats.c) */
 	int		 nlistens;
-	const char	*foreign_id;	/* "uid=N": the overflow id a user
-					   namespace shows for other users'
-					   files (view.h), or NULL */
-	long		 foreign_seen;	/* stat results after a marker
-					   that showed it */
-	char *const	*layered;	/* the places an unprivileged view
-					   layers (NULL-terminated), or
-					   NULL: a change elsewhere is made
-					   again by each run (repeats.c) */
+#define AUDIT_MAX_REFUSED 4
+	char		*refused[AUDIT_MAX_REFUSED];	/* calls that failed
+					   as a view may make them fail
+					   (repeats.c) */
+	int		 nrefused;
+	int		 served;	/* it listened for connections */
 	int		 keep_before;	/* classify the calls before the
 					   marker too, into before */
 	struct audit	*before;	/* those calls' needs (no evidence,
@@ -145,9 +142,9 @@ char	*xstrdup(const char *);
 struct audit	*audit_new(void);
 
 /*
- * repeats.c: a call after the marker that its hermetic view does not
- * hold back (a device opened for writing, a connection to a server, a
- * socket bound) or shows otherwise (a foreign owner), noted in a;
+ * repeats.c: a call after the marker that its view does not hold back
+ * (a device opened for writing, a connection to a server, a socket
+ * bound) or may have made fail (EROFS, EXDEV, EOVERFLOW), noted in a;
  * and freeing those notes.
  */
 struct st_event;
@@ -260,7 +257,7 @@ struct findings {
 	int		 verified;	/* 1: --verify ran it the same */
 	int		 decided;	/* the blocker kinds a run decided,
 					   1 << enum blocker_kind each, no
-					   --verify asked (hermetic.h) */
+					   --verify asked (decide.h) */
 };
 
 /*

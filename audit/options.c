@@ -71,6 +71,7 @@ parse_options(int argc, char *argv[], struct options *o)
 
 	memset(o, 0, sizeof(*o));
 	o->report_fd = -1;
+	o->ctx.reproduced = -1;
 	o->logs = calloc((size_t)argc + 1, sizeof(*o->logs));
 	if (o->logs == NULL)
 		err(1, NULL);
@@ -169,6 +170,11 @@ again:
 	if (o->verify && o->once) {
 		warnx("--verify makes a second run, --once forbids one: give "
 		    "one");
+		usage();
+	}
+	if (o->verify && o->nlogs > 0) {
+		warnx("--verify runs a suggestion in a view: not with --merge, "
+		    "whose command run is the only one");
 		usage();
 	}
 	if (o->verify && o->ctx.checking) {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * options.h: what tame-audit was asked (options.c reads the command
- * line), and the state of its runs that main.c and hermetic.c share.
+ * line), and the state of its runs (runs.h).
  */
 #ifndef AUDIT_OPTIONS_H
 #define AUDIT_OPTIONS_H
@@ -31,18 +31,8 @@ struct options {
 	char			**argv;		/* the command */
 	struct tree		 tree;		/* its programs (tree.h) */
 	struct view		 view;		/* each run's (view.h), */
-	int			 hermetic;	/* when this is 1 */
-	int			 nextrun;	/* its number in the view */
-	int			 first_outside;	/* the first run was made
-					   again outside any view (its
-					   changes are real); the later
-					   runs' views start from them */
-	int			 outside;	/* 1 while a run is made
-					   outside any view, views or not */
-	int			 outside_runs;	/* how many were */
-	char			 noview[512];	/* why none, or "" */
-	char			 foreign_id[32];	/* audit.h */
-	char			**layered;	/* audit.h; NULL as root */
+	int			 hermetic;	/* when this is 1 (runs.h) */
+	char			 noview[512];	/* why one run only, or "" */
 	char			*unreached;	/* why the command, set-ID or
 					   with file capabilities, left
 					   no marker; or NULL */

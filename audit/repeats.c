@@ -1,12 +1,10 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * repeats.c: what a run did that its hermetic view (tame-audit(1),
- * HERMETIC RUNS) does not hold back, so that every run of the command
- * did it again: a device opened for writing, a connection to a server,
- * unprivileged a change outside the places the view layers (the report
- * names them when the command ran more than once); a socket
- * it bound, out of reach outside the view; and an owner the unprivileged
- * view showed otherwise than the real one.
+ * repeats.c: what a run did that its view (tame-audit(1), HERMETIC RUNS)
+ * does not hold back, so that every run of the command did it again: a
+ * device opened for writing, a connection to a server; a socket it
+ * bound, out of reach outside the view; and a call that failed as only
+ * a view may have made it fail.
  *
  * Read from the trace's text: the first quoted string of an open is
  * its path; a connect or sendto names its peer as strace prints it,
@@ -19,7 +17,6 @@
 
 #include "audit.h"
 #include "parse.h"
-#include "view.h"
 
 /* Devices whose writes change nothing outside the run. */
 static const char *const harmless[] = {
@@ -110,91 +107,35 @@ peer(struct audit *a, const struct st_event *ev)
 }
 
 /*
- * The calls that change the tree at a path, and which argument names
- * it (two for a rename).  A symlink's or link's first path is not
- * changed; an open counts when it may write (open_may_write).
- */
-static const struct {
-	const char	*name;
-	int		 arg, arg2;
-} changes[] = {
-	{ "open", 0, -1 }, { "openat", 1, -1 }, { "creat", 0, -1 },
-	{ "mkdir", 0, -1 }, { "mkdirat", 1, -1 }, { "rmdir", 0, -1 },
-	{ "unlink", 0, -1 }, { "unlinkat", 1, -1 },
-	{ "rename", 0, 1 }, { "renameat", 1, 3 }, { "renameat2", 1, 3 },
-	{ "symlink", 1, -1 }, { "symlinkat", 2, -1 },
-	{ "link", 1, -1 }, { "linkat", 3, -1 },
-	{ "truncate", 0, -1 }, { "mknod", 0, -1 }, { "mknodat", 1, -1 },
-	{ NULL, 0, 0 },
-};
-
-static int
-open_may_write(const struct st_event *ev)
-{
-	return open_writes(ev) ||
-	    memmem(ev->args, ev->args_len, "O_CREAT", 7) != NULL ||
-	    strcmp(ev->name, "creat") == 0;
-}
-
-/*
- * Is the absolute path (argument k, quoted) outside every place the
- * view layers?  Its nearest existing directory is resolved first, as
- * the view's places were (a $HOME reached through a symbolic link).
- */
-static int
-unlayered(const struct audit *a, const struct st_event *ev, int k,
-    char *path, size_t len)
-{
-	char dir[PATH_MAX], real[PATH_MAX], *slash;
-	int i, cut;
-
-	/* strace's escapes decoded; a path it cut short is not judged */
-	if (k >= ev->nargs || st_string(ev->argv[k], ev->argl[k], dir,
-	    sizeof(dir), &cut) < 1 || cut || dir[0] != '/')
-		return 0;
-	snprintf(path, len, "%s", dir);
-	if (view_under(dir, "/dev") || view_under(dir, "/proc") ||
-	    view_under(dir, "/sys"))
-		return 0;
-	while ((slash = strrchr(dir, '/')) != NULL && slash != dir) {
-		*slash = '\0';
-		if (realpath(dir, real) != NULL)
-			break;
-	}
-	if (slash == NULL || slash == dir)
-		snprintf(real, sizeof(real), "/");
-	for (i = 0; a->layered[i] != NULL; i++)
-		if (view_under(real, a->layered[i]))
-			return 0;
-	return 1;
-}
-
-/*
- * Unprivileged, only the caller's own places are layered: a change the
- * run made elsewhere (a group-writable directory, say) is real in every
- * run.
+ * The errors a view may give where the real tree would not: EROFS where
+ * it holds a file system read-only, EXDEV for a directory renamed in a
+ * user namespace's overlay, EOVERFLOW for a file whose owner or group
+ * it does not map (a stat's EOVERFLOW is a struct too small, a copy's
+ * EXDEV is across file systems: those are not the view's).  The first
+ * few such calls, as the trace shows them.
  */
 static void
-changed_outside(struct audit *a, const struct st_event *ev)
+refused(struct audit *a, const struct st_event *ev)
 {
-	char path[PATH_MAX], what[PATH_MAX + 128];
+	char what[200];
 	int i;
 
-	if (!ev->returned || ev->ret < 0)
+	if (!ev->returned || ev->ret >= 0)
 		return;
-	for (i = 0; changes[i].name != NULL; i++)
-		if (strcmp(changes[i].name, ev->name) == 0)
-			break;
-	if (changes[i].name == NULL || (strncmp(ev->name, "open", 4) == 0 &&
-	    !open_may_write(ev)))
+	if (strcmp(ev->err, "EXDEV") == 0 ? strncmp(ev->name, "rename", 6) !=
+	    0 && strncmp(ev->name, "link", 4) != 0 :
+	    strcmp(ev->err, "EOVERFLOW") == 0 ? strstr(ev->name, "stat") !=
+	    NULL || strcmp(ev->name, "lseek") == 0 :
+	    strcmp(ev->err, "EROFS") != 0)
 		return;
-	if (unlayered(a, ev, changes[i].arg, path, sizeof(path)) ||
-	    (changes[i].arg2 >= 0 &&
-	    unlayered(a, ev, changes[i].arg2, path, sizeof(path)))) {
-		snprintf(what, sizeof(what), "changes to %s (unprivileged, "
-		    "the view layers only the caller's own places)", path);
-		add(a, what);
-	}
+	snprintf(what, sizeof(what), "%s for %s(%.*s%s)", ev->err, ev->name,
+	    ev->args_len > 80 ? 80 : (int)ev->args_len, ev->args,
+	    ev->args_len > 80 ? "..." : "");
+	for (i = 0; i < a->nrefused; i++)
+		if (strcmp(a->refused[i], what) == 0)
+			return;
+	if (a->nrefused < AUDIT_MAX_REFUSED)
+		a->refused[a->nrefused++] = xstrdup(what);
 }
 
 /* A socket bound to a path: in a view, no process outside can reach it. */
@@ -213,28 +154,12 @@ bound(struct audit *a, const struct st_event *ev)
 		a->listens[a->nlistens++] = xstrdup(path);
 }
 
-/*
- * A file named by path whose owner showed as the overflow id: what ls -l
- * or stat would print.  fstat of an open descriptor (the loader's, the
- * locale's, a check of stdout) is left out.
- */
-static void
-foreign_owner(struct audit *a, const struct st_event *ev)
-{
-	if (strcmp(ev->name, "fstat") != 0 &&
-	    memmem(ev->args, ev->args_len, "\"\"", 2) == NULL &&
-	    memmem(ev->args, ev->args_len, a->foreign_id,
-	    strlen(a->foreign_id)) != NULL)
-		a->foreign_seen++;
-}
-
 void
 repeats_note(struct audit *a, const struct st_event *ev)
 {
-	if (a->layered != NULL)
-		changed_outside(a, ev);
-	if (a->foreign_id != NULL && strstr(ev->name, "stat") != NULL)
-		foreign_owner(a, ev);
+	refused(a, ev);
+	if (strcmp(ev->name, "listen") == 0 && ev->returned && ev->ret == 0)
+		a->served = 1;
 	else if (strcmp(ev->name, "bind") == 0 && ev->returned &&
 	    ev->ret == 0)
 		bound(a, ev);
@@ -255,5 +180,7 @@ repeats_free(struct audit *a)
 		free(a->repeats[i]);
 	for (i = 0; i < a->nlistens; i++)
 		free(a->listens[i]);
-	a->nrepeats = a->nlistens = 0;
+	for (i = 0; i < a->nrefused; i++)
+		free(a->refused[i]);
+	a->nrepeats = a->nlistens = a->nrefused = 0;
 }

@@ -505,6 +505,8 @@ report_json(FILE *f, const struct audit *a, const struct findings *fd,
 	fprintf(f, ",\n  \"verified\": %s", fd->verified ? "true" : "false");
 	fprintf(f, ",\n  \"hermetic\": %s", c->hermetic == 1 ? "true" :
 	    c->hermetic == 0 ? "false" : "null");
+	fprintf(f, ",\n  \"reproduced\": %s", c->reproduced == 1 ? "true" :
+	    c->reproduced == 0 ? "false" : "null");
 	fprintf(f, ",\n  \"decided\": [");
 	for (i = n = 0; i < 16; i++)	/* the kinds of enum blocker_kind */
 		if (fd->decided & (1 << i))

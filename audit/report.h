@@ -20,6 +20,9 @@ struct report_ctx {
 	const struct tree	*tree;		/* the programs, or NULL */
 	int			 hermetic;	/* 1: each run in a view (view.h);
 						   0: not; -1: no run */
+	int			 reproduced;	/* the user's run ended as the
+						   audited one (plain.h): 1, 0;
+						   -1: not compared */
 };
 
 void	report(FILE *, const struct audit *, const struct findings *,

@@ -4,8 +4,9 @@
  *
  * A second run must see what the first saw: the same standard input
  * from where the first began, nothing of ours on its output.  Its
- * output is captured, and compared with the first's when --verify asks.
+ * output is captured, and compared with another run's.
  */
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -22,31 +23,41 @@
 
 #include "rerun.h"
 
-static off_t	stdin_start = -1;
+/* What standard input is, and what the runs read of it. */
+static enum stdin_kind	kind = -1;
+static off_t	stdin_start = -1;	/* a file: where the first run began */
+static int	copy = -1;	/* a pipe: what the first run read */
+static pid_t	helper = -1;	/* the pump or feeder of the run */
+static int	recorded;	/* the first run is over */
 
-int
-rerun_stdin_repeatable(void)
+enum stdin_kind
+rerun_stdin_kind(void)
 {
 	struct stat st;
 
+	if (kind != (enum stdin_kind)-1)
+		return kind;
 	if (fstat(0, &st) == -1)
-		return 1;
-	if (S_ISREG(st.st_mode))
-		return (stdin_start = lseek(0, 0, SEEK_CUR)) != -1;
-	return S_ISCHR(st.st_mode) && major(st.st_rdev) == 1 &&
-	    minor(st.st_rdev) == 3;
+		kind = STDIN_NULL;	/* closed: so for every run */
+	else if (S_ISREG(st.st_mode))
+		kind = (stdin_start = lseek(0, 0, SEEK_CUR)) != -1 ?
+		    STDIN_FILE : STDIN_OTHER;
+	else if (S_ISCHR(st.st_mode) && major(st.st_rdev) == 1 &&
+	    minor(st.st_rdev) == 3)
+		kind = STDIN_NULL;
+	else if (S_ISFIFO(st.st_mode))
+		kind = STDIN_PIPE;
+	else
+		kind = isatty(0) ? STDIN_TERMINAL : STDIN_OTHER;
+	return kind;
 }
 
 /*
  * A pipe is read once: the first run reads it through a pump that keeps
- * a copy, and the later runs read the copy (rerun_stdin_recorded).  The
- * pump writes the copy first, so the copy holds all the first run read;
- * what the pump read ahead of it, a later run may read too, as the first
- * would have.
+ * a copy.  The pump writes the copy first, so the copy holds all the
+ * first run read; what the pump read ahead of it, a later run may read
+ * too, as the first would have.
  */
-static pid_t	pump = -1;
-static int	copy = -1;
-
 static void
 pump_stdin(int to)
 {
@@ -67,110 +78,115 @@ pump_stdin(int to)
 	_exit(0);
 }
 
-int
-rerun_stdin_record(void)
+/* Every later run reads a pipe of its own, fed from the copy. */
+static void
+feed_stdin(int to)
 {
-	struct stat st;
+	char buf[65536];
+	ssize_t n;
+	off_t at = 0;
+
+	signal(SIGPIPE, SIG_IGN);
+	while ((n = pread(copy, buf, sizeof(buf), at)) > 0) {
+		if (write(to, buf, (size_t)n) != n)
+			break;
+		at += n;
+	}
+	_exit(0);
+}
+
+static int	feed_to = -1;	/* the next run's pipe, until started */
+
+int
+rerun_stdin_next(void)
+{
 	int p[2];
 
-	if (fstat(0, &st) == -1 || !S_ISFIFO(st.st_mode))
-		return 0;
-	copy = rerun_capture();
-	if (pipe(p) == -1 || (pump = fork()) == -1)
-		err(1, "standard input");
-	if (pump == 0) {
-		close(p[0]);
-		pump_stdin(p[1]);
+	if (rerun_stdin_kind() == STDIN_FILE) {
+		if (lseek(0, stdin_start, SEEK_SET) == -1)
+			err(1, "standard input");
+		return -1;
 	}
-	close(p[1]);
-	if (dup2(p[0], 0) == -1)
+	if (kind != STDIN_PIPE)
+		return -1;
+	if (copy == -1)
+		copy = rerun_capture();
+	if (pipe2(p, O_CLOEXEC) == -1)
 		err(1, "standard input");
-	close(p[0]);
-	stdin_start = 0;
-	return 1;
+	feed_to = p[1];
+	return p[0];
 }
 
 void
-rerun_stdin_recorded(void)
+rerun_stdin_start(void)
+{
+	if (feed_to == -1)
+		return;
+	if ((helper = fork()) == -1)
+		err(1, "standard input");
+	if (helper == 0) {
+		if (recorded)
+			feed_stdin(feed_to);
+		pump_stdin(feed_to);
+	}
+	close(feed_to);
+	feed_to = -1;
+}
+
+void
+rerun_stdin_done(int fd)
 {
 	int status;
 
-	if (pump == -1)
+	if (fd >= 0)
+		close(fd);
+	if (feed_to != -1) {	/* the run never began: nothing was read */
+		close(feed_to);
+		feed_to = -1;
+	}
+	if (helper == -1)
 		return;
-	/* the first run is over: what it did not read, no run reads */
-	kill(pump, SIGKILL);
-	while (waitpid(pump, &status, 0) == -1 && errno == EINTR)
+	/* the run is over: what it did not read, no run reads */
+	kill(helper, SIGKILL);
+	while (waitpid(helper, &status, 0) == -1 && errno == EINTR)
 		;
-	pump = -1;
-	if (dup2(copy, 0) == -1)
-		err(1, "standard input");
-	close(copy);
-	rerun_stdin_rewind();
+	helper = -1;
+	recorded = 1;
 }
 
-void
-rerun_stdin_rewind(void)
-{
-	if (stdin_start >= 0 && lseek(0, stdin_start, SEEK_SET) == -1)
-		err(1, "standard input");
-}
-
-/*
- * O_TMPFILE first: nothing to remove, whatever happens.  Not every file
- * system has it (an overlay before Linux 6.6, as in containers): then a
- * named file, removed at once.
- */
+/* Nothing on disk: an output or a log is gone with us, whatever ends us. */
 int
 rerun_capture(void)
 {
-	const char *dir = getenv("TMPDIR");
-	char path[PATH_MAX];
 	int fd;
 
-	if (dir == NULL || *dir == '\0')
-		dir = "/tmp";
-	if ((fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600)) != -1)
-		return fd;
-	snprintf(path, sizeof(path), "%s/tame-audit.XXXXXX", dir);
-	if ((fd = mkostemp(path, O_CLOEXEC)) == -1)
-		err(1, "%s", dir);
-	unlink(path);
+	if ((fd = memfd_create("tame-audit", MFD_CLOEXEC)) == -1)
+		err(1, "memfd_create");
 	return fd;
 }
 
-void
-rerun_replay(int from, int to)
-{
-	char buf[8192];
-	ssize_t n;
-
-	if (lseek(from, 0, SEEK_SET) == -1)
-		err(1, "lseek");
-	while ((n = read(from, buf, sizeof(buf))) > 0)
-		if (write(to, buf, (size_t)n) != n)
-			break;
-}
-
-/* Are two files the same?  On the first difference, say where. */
-static int
-same_output(int x, int y, const char *what, char *diff, size_t len)
+int
+rerun_same_range(int x, off_t from, off_t to, int y, const char *what,
+    int prefix, char *diff, size_t len)
 {
 	char bx[8192], by[8192];
 	ssize_t nx, ny;
 	off_t at = 0;
 	long line = 1;
+	size_t want;
 	int i;
 
-	if (lseek(x, 0, SEEK_SET) == -1 || lseek(y, 0, SEEK_SET) == -1)
-		err(1, "lseek");
 	for (;;) {
-		nx = read(x, bx, sizeof(bx));
-		ny = read(y, by, sizeof(by));
+		want = sizeof(bx);
+		if (to >= 0 && (off_t)want > to - from - at)
+			want = (size_t)(to - from - at);
+		nx = want > 0 ? pread(x, bx, want, from + at) : 0;
+		ny = pread(y, by, nx > 0 ? (size_t)nx : sizeof(by), at);
 		if (nx == -1 || ny == -1)
 			err(1, "read");
 		for (i = 0; i < nx && i < ny && bx[i] == by[i]; i++)
 			line += bx[i] == '\n';
-		if (i < nx || i < ny) {
+		if (i < nx || (i < ny && !prefix)) {
 			snprintf(diff, len, "%s differs at byte %lld "
 			    "(line %ld)", what, (long long)(at + i), line);
 			return 0;
@@ -179,6 +195,13 @@ same_output(int x, int y, const char *what, char *diff, size_t len)
 			return 1;
 		at += nx;
 	}
+}
+
+/* Are two files the same?  On the first difference, say where. */
+static int
+same_output(int x, int y, const char *what, char *diff, size_t len)
+{
+	return rerun_same_range(x, 0, -1, y, what, 0, diff, len);
 }
 
 /* The last line a file ends with, for a message. */
@@ -200,8 +223,8 @@ last_line(int fd, char *buf, size_t len)
 		memmove(buf, p + 1, strlen(p + 1) + 1);
 }
 
-static void
-status_text(int status, char *buf, size_t len)
+void
+rerun_status_text(int status, char *buf, size_t len)
 {
 	const char *sig;
 
@@ -214,35 +237,34 @@ status_text(int status, char *buf, size_t len)
 
 int
 rerun_same(struct trace_opts *t, int status, int out, int errfd, char *diff,
-    size_t len, int *got)
+    size_t len, int *got, int *layers)
 {
 	struct trace_result r;
 	char was[64], now[64], tail[200];
 	int same;
 
 	t->strace = NULL;
-	t->out_fd = rerun_capture();
-	t->err_fd = rerun_capture();
-	rerun_stdin_rewind();
+	t->in_fd = rerun_stdin_next();
+	t->started = rerun_stdin_start;
 	if (trace_run(t, &r) == -1)
 		err(1, "cannot run %s", t->tame_exec);
+	rerun_stdin_done(t->in_fd);
+	*layers = r.layers;
 	*got = r.status;
 	if (r.view_error[0] != '\0')
-		errx(1, "run %d could not enter its view: %s", t->run,
+		errx(1, "a later run could not enter its view: %s",
 		    r.view_error);
 	if (r.timed_out)
 		snprintf(diff, len, "did not finish within %d s", t->timeout);
 	else if (r.status != status) {
-		status_text(status, was, sizeof(was));
-		status_text(r.status, now, sizeof(now));
+		rerun_status_text(status, was, sizeof(was));
+		rerun_status_text(r.status, now, sizeof(now));
 		last_line(t->err_fd, tail, sizeof(tail));
 		snprintf(diff, len, "%s, then %s under -f %s%s%s", was, now,
 		    t->flags, tail[0] != '\0' ? ": " : "", tail);
 	}
 	same = !r.timed_out && r.status == status && rerun_alike(status, out,
 	    errfd, r.status, t->out_fd, t->err_fd, diff, len);
-	close(t->out_fd);
-	close(t->err_fd);
 	return same;
 }
 
@@ -253,8 +275,8 @@ rerun_alike(int status_a, int out_a, int err_a, int status_b, int out_b,
 	char was[64], now[64];
 
 	if (status_a != status_b) {
-		status_text(status_a, was, sizeof(was));
-		status_text(status_b, now, sizeof(now));
+		rerun_status_text(status_a, was, sizeof(was));
+		rerun_status_text(status_b, now, sizeof(now));
 		snprintf(diff, len, "%s, then %s", was, now);
 		return 0;
 	}

@@ -21,13 +21,19 @@
  *	-s 256	enough of each string (paths are never cut)
  *	-k	with --where only: each call's stack (20 to 35x slower)
  */
+#include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+
+#include <linux/capability.h>
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +42,9 @@
 
 #include "trace.h"
 #include "view.h"
+
+/* Where argv holds the log's path, which the child fills in. */
+#define LOG_ARG	8
 
 /*
  * strace -V lists its optional features; "stack-trace=" (libunwind or
@@ -158,6 +167,7 @@ trace_beside_self(const char *name, char *out, size_t len)
 }
 
 static volatile sig_atomic_t timed_out;
+volatile pid_t	trace_running;
 
 static void
 on_alarm(int sig)
@@ -166,16 +176,162 @@ on_alarm(int sig)
 	timed_out = 1;
 }
 
+void
+trace_end(void)
+{
+	pid_t pid = trace_running;
+
+	if (pid > 0)
+		kill(pid, SIGKILL);
+}
+
+/*
+ * strace writes its log by a path, and the log is a descriptor of ours
+ * (a memfd: nothing of it is left in any directory, whatever ends us).
+ * A process of the run's own namespaces holds it, for strace to open as
+ * /proc/PID/fd/N: strace cannot open ours from inside a user namespace,
+ * and a descriptor it inherited would pass on to the command.  The
+ * holder has no capabilities (else strace, without any, may not look at
+ * it), is no child of strace's (strace waits for all its children), and
+ * goes when strace (the caller, after its exec) does.
+ */
+static pid_t
+hold_log(int fd)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3,
+	    0 };
+	struct __user_cap_data_struct none[2];
+	struct pollfd pfd;
+	pid_t strace = getpid(), h, mid;
+	int p[2], status;
+
+	if (pipe(p) == -1 || (mid = fork()) == -1)
+		return -1;
+	if (mid == 0) {
+		if ((h = fork()) != 0) {
+			(void)write(p[1], &h, sizeof(h));
+			_exit(0);
+		}
+		memset(none, 0, sizeof(none));
+		(void)syscall(SYS_capset, &hdr, none);
+		if (fd > 0)
+			(void)close_range(0, (unsigned)fd - 1, 0);
+		(void)close_range((unsigned)fd + 1, ~0U, 0);
+		pfd.fd = (int)syscall(SYS_pidfd_open, strace, 0);
+		pfd.events = POLLIN;
+		if (pfd.fd >= 0)
+			while (poll(&pfd, 1, -1) == -1 && errno == EINTR)
+				;
+		else	/* before Linux 5.3 */
+			while (kill(strace, 0) == 0)
+				usleep(100000);
+		_exit(0);
+	}
+	close(p[1]);
+	h = -1;
+	if (read(p[0], &h, sizeof(h)) != sizeof(h))
+		h = -1;
+	close(p[0]);
+	while (waitpid(mid, &status, 0) == -1 && errno == EINTR)
+		;
+	return h;
+}
+
+/*
+ * The view's report: the layers' descriptor, or why it failed; the
+ * first message waited for (the child sends one before it execs), the
+ * rest as they are.
+ */
+static void
+read_report(int from, struct trace_result *r, int first)
+{
+	char buf[sizeof(r->view_error)], ctl[CMSG_SPACE(sizeof(int))];
+	struct iovec io = { buf, sizeof(buf) - 1 };
+	struct msghdr msg;
+	struct cmsghdr *c;
+	ssize_t n;
+
+	for (;;) {
+		memset(&msg, 0, sizeof(msg));
+		msg.msg_iov = &io;
+		msg.msg_iovlen = 1;
+		msg.msg_control = ctl;
+		msg.msg_controllen = sizeof(ctl);
+		while ((n = recvmsg(from, &msg, (first ? 0 : MSG_DONTWAIT) |
+		    MSG_CMSG_CLOEXEC)) == -1 && errno == EINTR && first)
+			;
+		if (n <= 0)
+			return;
+		c = CMSG_FIRSTHDR(&msg);
+		if (c != NULL && c->cmsg_type == SCM_RIGHTS)
+			memcpy(&r->layers, CMSG_DATA(c), sizeof(int));
+		else {
+			buf[n] = '\0';
+			snprintf(r->view_error, sizeof(r->view_error), "%s",
+			    buf);
+		}
+		if (first)
+			return;
+	}
+}
+
+/* In the run's child: enter its view, set its streams, and exec. */
+static void
+child(const struct trace_opts *o, char **argv, int report, pid_t parent)
+{
+	char why[512], log[64];
+	pid_t h;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(127);
+	if (o->timeout > 0)
+		setpgid(0, 0);	/* to end it and all it started */
+	if ((o->in_fd >= 0 && dup2(o->in_fd, 0) == -1) ||
+	    (o->out_fd >= 0 && dup2(o->out_fd, 1) == -1) ||
+	    (o->err_fd >= 0 && dup2(o->err_fd, 2) == -1))
+		_exit(127);
+	/* under every flag, warm nothing (see tame(3)) */
+	if (o->tree && o->tame_exec != NULL)
+		setenv("TAME_EXEC_TREE", "1", 1);
+	else
+		unsetenv("TAME_EXEC_TREE");
+	if (o->view != NULL && view_enter(o->view, report, why,
+	    sizeof(why)) == -1) {
+		(void)send(report, why, strlen(why), MSG_NOSIGNAL);
+		_exit(127);
+	}
+	if (o->strace != NULL) {
+		if ((h = hold_log(o->log_fd)) == -1)
+			_exit(127);
+		snprintf(log, sizeof(log), "/proc/%ld/fd/%d", (long)h,
+		    o->log_fd);
+		argv[LOG_ARG] = log;
+	}
+	if (o->strace == NULL)
+		unsetenv("TAME_AUDIT");	/* a real run: --verify */
+	else
+		setenv("TAME_AUDIT", (o->tame_exec != NULL &&
+		    o->flags_all) || o->cold ? "permissive-cold" :
+		    "permissive", 1);
+	if (o->strace == NULL && o->tame_exec == NULL)
+		execvp(argv[0], argv);	/* the command as a shell would */
+	else
+		execv(argv[0], argv);
+	fprintf(stderr, "tame-audit: %s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
 int
 trace_run(const struct trace_opts *o, struct trace_result *r)
 {
-	char *argv[64 + 1024], why[512];
-	int k = 0, i, status, fd, report[2] = { -1, -1 };
-	ssize_t n;
-	struct sigaction sa, old_int, old_quit;
-	pid_t pid, w;
+	char *argv[64 + 1024];
+	int k = 0, i, status, report[2] = { -1, -1 };
+	struct sigaction sa;
+	pid_t pid, w, parent = getpid();
 
 	memset(r, 0, sizeof(*r));
+	r->layers = -1;
 	if (o->strace != NULL) {
 		argv[k++] = (char *)o->strace;
 		argv[k++] = "-f";
@@ -184,14 +340,10 @@ trace_run(const struct trace_opts *o, struct trace_result *r)
 		argv[k++] = "verbose";
 		argv[k++] = "-s";
 		argv[k++] = "256";
+		argv[k++] = "-o";
+		argv[k++] = NULL;	/* LOG_ARG: the child's holder */
 		if (o->stack)
 			argv[k++] = "-k";
-		if (o->full_stat) {
-			argv[k++] = "-e";
-			argv[k++] = "abbrev=!%%stat";
-		}
-		argv[k++] = "-o";
-		argv[k++] = (char *)o->log;
 		argv[k++] = "--";
 	}
 	if (o->tame_exec != NULL) {
@@ -209,56 +361,26 @@ trace_run(const struct trace_opts *o, struct trace_result *r)
 	}
 	argv[k] = NULL;
 
-	/* a run that cannot enter its view says why here, and runs nothing */
-	if (o->view != NULL && pipe2(report, O_CLOEXEC) == -1)
+	/* a run's view sends its layers here, or why it could not enter */
+	if (o->view != NULL && socketpair(AF_UNIX, SOCK_SEQPACKET |
+	    SOCK_CLOEXEC, 0, report) == -1)
 		return -1;
-	/* like system(): the command, not us, takes the terminal's ^C */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = SIG_IGN;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGQUIT, &sa, &old_quit);
-	if ((pid = fork()) == -1)
-		return -1;
-	if (pid == 0) {
-		sigaction(SIGINT, &old_int, NULL);
-		sigaction(SIGQUIT, &old_quit, NULL);
-		if (o->timeout > 0)
-			setpgid(0, 0);	/* to end it and all it started */
-		if ((o->out_fd >= 0 && dup2(o->out_fd, 1) == -1) ||
-		    (o->err_fd >= 0 && dup2(o->err_fd, 2) == -1))
-			_exit(127);
-		/* under every flag, warm nothing (see tame(3)) */
-		if (o->tree && o->tame_exec != NULL)
-			setenv("TAME_EXEC_TREE", "1", 1);
-		else
-			unsetenv("TAME_EXEC_TREE");
-		if (o->view != NULL) {
-			/* the trace goes through the view to the real file */
-			if (o->log != NULL && (fd = open(o->log, O_WRONLY |
-			    O_CREAT | O_TRUNC | O_CLOEXEC, 0600)) != -1)
-				close(fd);
-			if (view_enter(o->view, o->run, o->log, why,
-			    sizeof(why)) == -1) {
-				(void)write(report[1], why, strlen(why));
-				_exit(127);
-			}
+	if ((pid = fork()) == -1) {
+		if (report[0] != -1) {
+			close(report[0]);
+			close(report[1]);
 		}
-		if (o->strace == NULL)
-			unsetenv("TAME_AUDIT");	/* a real run: --verify */
-		else
-			setenv("TAME_AUDIT", (o->tame_exec != NULL &&
-			    o->flags_all) || o->cold ? "permissive-cold" :
-			    "permissive", 1);
-		if (o->strace == NULL && o->tame_exec == NULL)
-			execvp(argv[0], argv);	/* the command as a shell would */
-		else
-			execv(argv[0], argv);
-		fprintf(stderr, "tame-audit: %s: %s\n", argv[0],
-		    strerror(errno));
-		_exit(127);
+		return -1;
 	}
-	if (report[1] != -1)
+	if (pid == 0)
+		child(o, argv, report[1], parent);
+	trace_running = pid;
+	if (report[1] != -1) {
 		close(report[1]);
+		read_report(report[0], r, 1);
+	}
+	if (o->started != NULL && r->view_error[0] == '\0')
+		o->started();
 	if (o->timeout > 0) {
 		setpgid(pid, pid);
 		memset(&sa, 0, sizeof(sa));
@@ -274,11 +396,9 @@ trace_run(const struct trace_opts *o, struct trace_result *r)
 		}
 	}
 	alarm(0);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGQUIT, &old_quit, NULL);
+	trace_running = 0;
 	if (report[0] != -1) {
-		n = read(report[0], r->view_error, sizeof(r->view_error) - 1);
-		r->view_error[n > 0 ? n : 0] = '\0';
+		read_report(report[0], r, 0);
 		close(report[0]);
 	}
 	if (w == -1)

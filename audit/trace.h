@@ -20,23 +20,35 @@ struct trace_opts {
 					   gets the shim and marks its image
 					   (TAME_EXEC_TREE: tree.h) */
 	char *const	*argv;		/* CMD ARG..., NULL-terminated */
-	const char	*log;		/* strace -o */
+	int		 log_fd;	/* strace's log goes here */
 	int		 stack;		/* strace -k */
 	int		 timeout;	/* seconds; 0: none */
+	int		 in_fd;		/* the command's stdin, or -1: ours */
+	void		(*started)(void);	/* called once the run is
+					   under way (in its view), or NULL */
 	int		 out_fd, err_fd;	/* the command's stdout and
 					   stderr, or -1: ours */
 	const struct view *view;	/* run in a fresh view (view.h),
 					   or NULL: in the real tree */
-	int		 run;		/* its number in the view */
-	int		 full_stat;	/* strace prints stat's owners */
 };
 
 struct trace_result {
 	int	 status;	/* strace's wait status */
 	int	 timed_out;	/* killed at the timeout */
+	int	 layers;	/* the run's layers (view.h), or -1 */
 	char	 view_error[512];	/* why the run could not enter its
 					   view, before it ran; or "" */
 };
+
+/*
+ * The run under way, for a signal handler that ends it (trace_end);
+ * 0 when none.  It dies with us (PR_SET_PDEATHSIG): a run in a view is
+ * ours, never the user's.
+ */
+extern volatile pid_t	trace_running;
+
+/* End the run under way, from a signal handler too. */
+void	trace_end(void);
 
 /* Returns 0, or -1 with errno (fork, exec of strace). */
 int	trace_run(const struct trace_opts *, struct trace_result *);

@@ -1,17 +1,23 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * view.h: the hermetic view, in which each run tame-audit makes sees the
- * file system as it was before the first (tame-audit(1), HERMETIC RUNS).
+ * view.h: the view in which each of tame-audit's own runs of the command
+ * is made, and thrown away after it (tame-audit(1), HERMETIC RUNS).
  *
- * A run enters a private mount namespace (and, unprivileged, a user
- * namespace of the caller's own ids) in which every writable file system
- * is an overlay over the real one, with an upper layer of the run's own;
- * /proc, /sys, /dev and read-only file systems are bound as they are.
- * The first run's layers are applied to the real tree at the end, so the
- * command's effects on files are those of one run; every later run's are
- * thrown away.  The view confines nothing: the program runs with the
- * caller's rights, and what it does outside the file system (a request
- * to a server) happens in every run.
+ * The user's files change only by the one plain run of the command that
+ * ends an audit (runs.h); every other run is made in a view, and nothing
+ * of a view ever reaches the real tree.  A run enters a private mount
+ * namespace (unprivileged, in a user namespace of the caller's own ids)
+ * where each file system the command could change is an overlay over
+ * the real one, whose upper layer is on a tmpfs that only that namespace
+ * has: it is gone with the run's last process and our descriptor of it,
+ * whatever ends us, and no path the command can reach leads to it.  What
+ * no overlay can stand over (a network file system, a file bound alone,
+ * unprivileged the places that are not the caller's own) is read-only in
+ * the view, so that a run of ours fails to write there instead of
+ * writing for real.  /proc, /sys and /dev are bound as they are.  The
+ * view confines nothing: the program runs with the caller's rights, and
+ * what it does outside the file system (a request to a server) happens
+ * in every run.
  */
 #ifndef AUDIT_VIEW_H
 #define AUDIT_VIEW_H
@@ -21,66 +27,62 @@
 #include <limits.h>
 #include <stddef.h>
 
+enum view_kind {
+	VIEW_LAYER,	/* an overlay, writes go to the run's layer */
+	VIEW_BIND,	/* bound with all under it, as it is */
+	VIEW_INSIDE,	/* came with the bind of a mount above it */
+};
+
 struct view_mount {
-	char	*path;		/* the mount point, as the caller sees it */
-	char	*options;	/* nosuid,nodev,noexec,... of the mount */
-	int	 layered;	/* 1: writes go to a layer; 0: bound as is */
+	char		*path;		/* the mount point, as we see it */
+	char		*type;		/* its file system's type */
+	enum view_kind	 kind;
+	int		 readonly;	/* writable, but read-only in the
+					   view: no overlay holds it */
+	unsigned long	 flags;		/* nosuid, nodev, noexec */
 };
 
 struct view {
-	char			 dir[1024];	/* each run's layers in
-						   dir/N/, removed by
-						   view_drop or at
-						   view_close */
 	char			 cwd[PATH_MAX];
-	int			 tmpfs;		/* dir is a tmpfs of ours */
 	int			 userns;	/* unprivileged: a user
 						   namespace of our ids */
 	uid_t			 uid;
 	gid_t			 gid;
 	struct view_mount	*m;
 	int			 nm;
-	char			*unlayered;	/* writable file systems
-						   bound as they are, for
-						   the report; or NULL */
+	const char		*store;		/* where a run's tmpfs is
+						   mounted in its namespace,
+						   hidden from its view */
+	char			*readonly;	/* for the report: what the
+						   views hold read-only, or
+						   NULL */
 };
 
 /* Is path at or under directory p ("/" holds every path)? */
 int	view_under(const char *path, const char *p);
 
 /*
- * Find the mounts, and the place for the layers.  Returns 0; or -1 with
- * why, and nothing left behind.  Whether a run can enter a view (no
- * namespaces for us, a kernel without unprivileged overlays) the first
- * run finds out (trace_run's view_error), before it runs anything.
+ * Find the mounts and what each is in a view.  Returns 0; or -1 with
+ * why.  Whether a run can enter a view (no namespaces for us, a kernel
+ * without unprivileged overlays) the first run finds out (trace.h),
+ * before it runs anything.
  */
 int	view_open(struct view *, char *why, size_t len);
 
 /*
- * In the child of run number run, before it execs: enter a fresh view,
- * in which the file keep (the trace, or NULL) is the real one.  Returns
- * 0; or -1 with why.
+ * In a run's child, before it execs: enter a fresh view, and send the
+ * descriptor of its layers (the tmpfs) on the socket to.  Returns 0; or
+ * -1 with why, having run nothing.
  */
-int	view_enter(const struct view *, int run, const char *keep, char *why,
-	    size_t len);
+int	view_enter(const struct view *, int to, char *why, size_t len);
 
 /*
- * Apply what run number run changed to the real tree, with the signals
- * that end us held off until it is whole.  Returns 0; or -1 with what
- * could not be applied (the rest is).
- */
-int	view_apply(const struct view *, int run, char *why, size_t len);
-
-/*
- * Did runs a and b leave the same files (names, kinds, modes, contents;
- * not times)?  Returns 1; or 0 with the first difference in diff.
+ * Did the runs whose layers are a and b (descriptors view_enter sent)
+ * leave the same files (names, kinds, modes, contents; not times)?
+ * Returns 1; or 0 with the first difference in diff.
  */
 int	view_same(const struct view *, int a, int b, char *diff, size_t len);
 
-/* Throw away the layers of run number run, which nothing needs now. */
-void	view_drop(const struct view *, int run);
-
-/* Throw away every run's layers. */
 void	view_close(struct view *);
 
 #endif /* AUDIT_VIEW_H */

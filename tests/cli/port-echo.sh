@@ -15,6 +15,9 @@
 cd "$(dirname "$0")/../.." || exit 1
 NAME=echo
 . tests/ports/lib.sh
+# A client and its server talk once: each audit is one run, the real one
+# (tame-audit(1), HERMETIC RUNS: a server waits for its clients again)
+CHECK_ONCE=--once
 
 # Background servers: killed at the end.  A server audited by
 # check_clean, which cannot be timed out from here, is released instead

@@ -66,7 +66,7 @@ $(diff "$T/ref.out" "$T/port.out" | head -n 10)"
 check_clean() {
 	in=/dev/null
 	[ -f "$T/stdin" ] && in=$T/stdin
-	"$AUDIT" --check -o "$T/check" -- "$PORT" "$@" > /dev/null \
+	"$AUDIT" --check $CHECK_ONCE -o "$T/check" -- "$PORT" "$@" > /dev/null \
 	    2> "$T/check.err" < "$in"
 	st=$?
 	[ "$st" -eq 0 ] || fail "tame-audit --check -- tame-$NAME $*: status $st:

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * decide.h: what runs after the audited one decide (runs.h), each in a
+ * view: the name service warmed as tame() warms it, --check's run with
+ * nothing warmed, and a run under the suggestion (--verify's, or one
+ * that decides code and soft blockers by default).
+ */
+#ifndef AUDIT_DECIDE_H
+#define AUDIT_DECIDE_H
+
+#include "audit.h"
+#include "options.h"
+#include "runs.h"
+
+/*
+ * The suggestion into f, from the audited run *a (first: how it ended)
+ * or from a run with the name service warmed that does better, which
+ * then takes *a's place; then the blockers a run under it decides.
+ */
+void	decide_suggestion(struct options *o, struct audit **a,
+	    struct findings *f, const struct run_out *first, int from_exec);
+
+/*
+ * --check: the findings of a program's own tame() calls into f, a
+ * declared getpw or dnspath "not needed" only where a run with nothing
+ * warmed needed it no more either.
+ */
+void	decide_check(struct options *o, struct audit *a, struct findings *f,
+	    int from_exec);
+
+#endif /* AUDIT_DECIDE_H */

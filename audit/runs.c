@@ -1,0 +1,432 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * runs.c: the runs of an audit (runs.h): whether they are made in views,
+ * each run with its view, its log and its output, and a stop asked for
+ * while one is under way.
+ */
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "audit.h"
+#include "imports.h"
+#include "options.h"
+#include "profile_out.h"
+#include "rerun.h"
+#include "runs.h"
+#include "tame.h"
+#include "trace.h"
+#include "tree.h"
+#include "view.h"
+
+/* A stop asked for while a run of ours was under way: its signal. */
+static volatile sig_atomic_t	stop_sig;
+
+static void
+on_stop(int sig)
+{
+	stop_sig = sig;
+	trace_end();	/* the run is in a view: nothing of it is lost */
+}
+
+void
+runs_stop_if_asked(void)
+{
+	const char *name;
+
+	if (stop_sig == 0)
+		return;
+	name = sigabbrev_np(stop_sig);
+	warnx("interrupted (SIG%s) during the audit's own runs, each in a "
+	    "view: your files are untouched, and the command has not run "
+	    "for you; no report", name != NULL ? name : "?");
+	exit(130);
+}
+
+/* Our own stop handlers, for as long as runs in views are made. */
+static void
+catch_stops(void)
+{
+	static const int sigs[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/*
+ * One run only, the user's, traced in the real tree: say why, where the
+ * user did not ask for it.
+ */
+static void
+one_run(struct options *o, const char *why)
+{
+	snprintf(o->noview, sizeof(o->noview), "%s", why);
+	if (o->verify)
+		errx(1, "--verify makes a run in a view, and here %s", why);
+	warnx("one run only, yours, traced (as with --once): %s "
+	    "(tame-audit(1), HERMETIC RUNS)", why);
+	o->once = 1;
+	o->hermetic = o->ctx.hermetic = 0;
+}
+
+char *
+command_raised(const struct options *o)
+{
+	char cmd[PATH_MAX];
+
+	if (o->argv == NULL || trace_find(o->argv[0], cmd, sizeof(cmd)) == -1)
+		return NULL;
+	return tree_raised_why(cmd);
+}
+
+void
+runs_open(struct options *o)
+{
+	char why[512], *raised;
+	enum stdin_kind k;
+
+	if (o->argv == NULL || o->nlogs > 0 || o->once) {
+		o->ctx.hermetic = o->argv != NULL ? 0 : -1;
+		return;
+	}
+	k = rerun_stdin_kind();
+	if ((k == STDIN_TERMINAL || k == STDIN_OTHER) && o->verify)
+		errx(EXIT_USAGE, "--verify runs the command twice: its "
+		    "standard input must be a file, a pipe or /dev/null, not "
+		    "%s", k == STDIN_TERMINAL ? "a terminal" : "a socket or "
+		    "a device");
+	if (k == STDIN_TERMINAL || k == STDIN_OTHER) {
+		one_run(o, k == STDIN_TERMINAL ? "standard input is a "
+		    "terminal, which cannot be given to a second run" :
+		    "standard input (a socket or a device) cannot be given "
+		    "to a second run");
+		return;
+	}
+	if (geteuid() != 0 && (raised = command_raised(o)) != NULL) {
+		/* a user namespace would drop what it raises */
+		free(raised);
+		snprintf(why, sizeof(why), "%s is set-ID or has file "
+		    "capabilities, which a user namespace would not honour",
+		    o->argv[0]);
+		one_run(o, why);
+		return;
+	}
+	trace_find_self();	/* before any mount namespace of ours */
+	if (view_open(&o->view, why, sizeof(why)) == -1) {
+		one_run(o, why);
+		return;
+	}
+	o->hermetic = o->ctx.hermetic = 1;
+	catch_stops();
+}
+
+/*
+ * The user's standard output and error one file (2>&1 into a file or a
+ * pipe): a run in a view writes both into one capture, so that it
+ * compares with what the user's run writes there.  A terminal is not
+ * compared, and keeps them apart.
+ */
+int
+runs_outputs_joined(void)
+{
+	struct stat a, b;
+
+	return fstat(1, &a) == 0 && fstat(2, &b) == 0 &&
+	    a.st_dev == b.st_dev && a.st_ino == b.st_ino && !isatty(1);
+}
+
+void
+runs_capture(struct run_out *ro)
+{
+	ro->out = rerun_capture();
+	if (runs_outputs_joined()) {
+		if ((ro->err = dup(ro->out)) == -1)
+			err(1, "dup");
+		(void)fcntl(ro->err, F_SETFD, FD_CLOEXEC);
+	} else
+		ro->err = rerun_capture();
+}
+
+void
+runs_forget(struct run_out *ro)
+{
+	if (ro->out >= 0)
+		close(ro->out);
+	if (ro->err >= 0)
+		close(ro->err);
+	if (ro->layers >= 0)
+		close(ro->layers);
+	ro->out = ro->err = ro->layers = -1;
+}
+
+/* Run t in a fresh view, when the audit makes its runs in views. */
+static void
+in_view(const struct options *o, struct trace_opts *t)
+{
+	if (o->hermetic)
+		t->view = &o->view;
+}
+
+/*
+ * The log of a traced run: a memfd, nothing on disk; --keep-log's file
+ * for the audited run.
+ */
+static int
+log_for(const struct options *o, enum traced kind)
+{
+	int fd;
+
+	if (kind != TRACED_FIRST || o->keep_log == NULL)
+		return rerun_capture();
+	if ((fd = open(o->keep_log, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC,
+	    0666)) == -1)
+		err(1, "%s", o->keep_log);
+	return fd;
+}
+
+/*
+ * Run the command under strace into log; from_exec for a static one.
+ * warm: the flags whose name services the program's tame() loads
+ * first (as a real tame() of them does), for a warmed run.
+ */
+static void
+trace_command(struct options *o, enum traced kind, int warm, int log,
+    struct run_out *ro, int *from_exec)
+{
+	struct trace_opts t = { .out_fd = ro->out, .err_fd = ro->err,
+	    .cold = kind == TRACED_COLD, .log_fd = log,
+	    .tree = kind == TRACED_FIRST && !o->ctx.checking };
+	struct trace_result r;
+	struct elf_imports im;
+	struct stat st;
+	char strace[PATH_MAX], tame_exec[PATH_MAX], cmd[PATH_MAX];
+	static char every[256];
+
+	if (trace_find("strace", strace, sizeof(strace)) == -1)
+		errx(1, "strace not found in PATH: install it "
+		    "(Debian: apt-get install strace)");
+	if (o->where && trace_has_stacks(strace) == 0)
+		errx(1, "--where needs strace's stack traces (-k), and %s "
+		    "is built without them (no libunwind or libdw, as "
+		    "Debian's arm64 strace)", strace);
+	if (trace_find(o->argv[0], cmd, sizeof(cmd)) == -1)
+		errx(1, "%s: %s", o->argv[0], errno == ENOENT ?
+		    "command not found" : strerror(errno));
+	*from_exec = 0;
+	if (elf_imports_read(cmd, &im) == 0) {
+		*from_exec = im.is_static;
+		elf_imports_free(&im);
+	}
+	if (!*from_exec && (!o->ctx.checking || o->flags != NULL)) {
+		if (trace_beside_self("tame-exec", tame_exec,
+		    sizeof(tame_exec)) == -1)
+			errx(1, "cannot find tame-exec beside tame-audit: "
+			    "reinstall the tame toolkit");
+		t.tame_exec = tame_exec;
+		if (o->flags != NULL)
+			t.flags = o->flags;
+		else if (kind == TRACED_WARM) {
+			flags_text(warm, every, sizeof(every), 0);
+			t.flags = every;
+		} else {
+			/* every flag: the marker is what the audit needs */
+			flags_text(TAME_ALL, every, sizeof(every), 0);
+			t.flags = every;
+			t.flags_all = 1;
+		}
+	}
+	if (*from_exec && o->ctx.checking && o->flags != NULL)
+		errx(1, "%s is statically linked: tame-exec cannot run it; "
+		    "call tame() in the program and check it without -f",
+		    o->argv[0]);
+	t.strace = strace;
+	t.argv = o->argv;
+	t.stack = o->where;
+	t.timeout = o->timeout;
+	t.in_fd = rerun_stdin_next();
+	t.started = rerun_stdin_start;
+	in_view(o, &t);
+	if (trace_run(&t, &r) == -1)
+		err(1, "cannot run %s", strace);
+	rerun_stdin_done(t.in_fd);
+	runs_stop_if_asked();
+	if (r.view_error[0] != '\0') {
+		if (kind != TRACED_FIRST)
+			errx(1, "a later run could not enter its view: %s",
+			    r.view_error);
+		/* it ran nothing: the audit is made of one run, yours */
+		one_run(o, r.view_error);
+		runs_forget(ro);
+		trace_command(o, kind, warm, log, ro, from_exec);
+		return;
+	}
+	ro->status = r.status;
+	ro->layers = r.layers;
+	if (r.timed_out)
+		errx(1, "%s did not finish within %d s and was killed%s%s",
+		    o->argv[0], o->timeout, o->keep_log != NULL &&
+		    kind == TRACED_FIRST ? "; its trace so far is in " :
+		    " (--keep-log keeps its trace)", o->keep_log != NULL &&
+		    kind == TRACED_FIRST ? o->keep_log : "");
+	if (fstat(log, &st) == -1 || st.st_size == 0)
+		errx(1, "strace could not trace %s (see its message above; "
+		    "ptrace may be forbidden here, e.g. by "
+		    "kernel.yama.ptrace_scope)", o->argv[0]);
+}
+
+static void
+no_marker(const struct options *o)
+{
+	if (o->ctx.checking && o->flags == NULL)
+		errx(1, "%s never called tame(): nothing to check; audit it "
+		    "without --check, or give its flags with -f",
+		    o->argv[0]);
+	errx(1, "%s did not reach tame() (see the messages above)",
+	    o->argv[0]);
+}
+
+void
+runs_tree_add_log(struct options *o, const char *log)
+{
+	char msg[512];
+
+	if (tree_read_log(&o->tree, log, msg, sizeof(msg)) == -1)
+		errx(1, "%s", msg);
+	if (o->profile != NULL && profile_record(o->profile, log, msg,
+	    sizeof(msg)) == -1)
+		errx(1, "%s", msg);
+}
+
+struct audit *
+runs_traced(struct options *o, struct audit *a, enum traced kind, int warm,
+    struct run_out *ro, int *from_exec)
+{
+	char msg[512], path[64];
+	int log = log_for(o, kind);
+
+	if (a == NULL) {
+		a = audit_new();
+		a->keep_frames = o->where;
+		a->keep_before = kind == TRACED_WARM;	/* for same_way() */
+	}
+	trace_command(o, kind, warm, log, ro, from_exec);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", log);
+	if (audit_read_log(a, path, *from_exec, msg, sizeof(msg)) == -1)
+		errx(1, "%s", msg);
+	/* the first run's programs, each on its own (tree.h) */
+	if (kind == TRACED_FIRST && !o->ctx.checking && !*from_exec)
+		runs_tree_add_log(o, path);
+	close(log);
+	if (a->runs[a->nruns - 1].markers == 0) {
+		if (kind == TRACED_FIRST && !o->ctx.checking &&
+		    (o->unreached = command_raised(o)) != NULL)
+			return a;	/* a blocker, not an error */
+		no_marker(o);
+	}
+	return a;
+}
+
+int
+runs_plainly(struct options *o, struct run_out *ro)
+{
+	struct trace_opts t = { .out_fd = -1, .err_fd = -1 };
+	struct trace_result r;
+
+	runs_capture(ro);
+	t.argv = o->argv;
+	t.timeout = o->timeout;
+	t.out_fd = ro->out;
+	t.err_fd = ro->err;
+	t.in_fd = rerun_stdin_next();
+	t.started = rerun_stdin_start;
+	in_view(o, &t);
+	if (trace_run(&t, &r) == -1)
+		err(1, "cannot run %s", o->argv[0]);
+	rerun_stdin_done(t.in_fd);
+	runs_stop_if_asked();
+	if (r.view_error[0] != '\0')
+		errx(1, "a later run could not enter its view: %s",
+		    r.view_error);
+	ro->status = r.status;
+	ro->layers = r.layers;
+	return r.timed_out ? -1 : 0;
+}
+
+int
+runs_tamed(struct options *o, int flags, const struct run_out *ref,
+    char *diff, size_t len)
+{
+	struct trace_opts t = { .out_fd = -1, .err_fd = -1 };
+	struct run_out ro = RUN_OUT_NONE;
+	char names[256], tame_exec[PATH_MAX];
+	int same;
+
+	if (trace_beside_self("tame-exec", tame_exec, sizeof(tame_exec)) == -1)
+		errx(1, "cannot find tame-exec beside tame-audit: reinstall "
+		    "the tame toolkit");
+	flags_text(flags, names, sizeof(names), 0);
+	runs_capture(&ro);
+	t.tame_exec = tame_exec;
+	t.flags = names;
+	t.argv = o->argv;
+	t.timeout = o->timeout;
+	t.out_fd = ro.out;
+	t.err_fd = ro.err;
+	in_view(o, &t);
+	same = rerun_same(&t, ref->status, ref->out, ref->err, diff, len,
+	    &ro.status, &ro.layers);
+	runs_stop_if_asked();
+	if (same && ro.layers >= 0 && ref->layers >= 0)
+		same = view_same(&o->view, ref->layers, ro.layers, diff, len);
+	runs_forget(&ro);
+	return same;
+}
+
+void
+runs_close(struct options *o, const struct audit *a, struct findings *f)
+{
+	char *list = NULL, *more;
+	int i;
+
+	if (!o->hermetic)
+		return;
+	for (i = 0; i < a->nrepeats; i++) {
+		if (asprintf(&more, "%s%s%s", list != NULL ? list : "",
+		    list != NULL ? "; " : "", a->repeats[i]) == -1)
+			err(1, NULL);
+		free(list);
+		list = more;
+	}
+	for (i = 0; i < a->nlistens; i++)
+		findings_warn(f, "the command listened on the socket %s "
+		    "inside its view, out of reach of any process outside it: "
+		    "if one was to connect, audit it with --once",
+		    a->listens[i]);
+	if (list != NULL) {
+		findings_warn(f, "no view holds back some of what the "
+		    "command did, so each of its runs did it: %s%s (--once "
+		    "makes one run)", list, a->more_repeats ? "; and more" :
+		    "");
+		free(list);
+	}
+	for (i = 0; i < a->nrefused; i++)
+		findings_warn(f, "in its view, the audited run got %s, which "
+		    "a view may cause where your run does not (%s)",
+		    a->refused[i], o->view.readonly != NULL ? o->view.readonly :
+		    "tame-audit(1), HERMETIC RUNS");
+	view_close(&o->view);
+	o->hermetic = 0;
+}

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * runs.h: the runs of an audit, each with its view and what it is for
+ * (tame-audit(1), HERMETIC RUNS).
+ *
+ * An audit runs the command several times, and only one of those runs
+ * is the user's:
+ *
+ *	the audited run		traced, under every flag (or the program's
+ *				own tame()), in a view: the suggestion is
+ *				made from it
+ *	warmed runs		traced, the name service loaded before the
+ *				marker as tame() loads it, each in a view
+ *	--check's cold run	traced, the program's tame() warming
+ *				nothing, in a view
+ *	deciding runs		untraced, plainly and under the suggestion,
+ *				each in a view, compared (decide.h)
+ *	--verify's run		untraced, under the suggestion, in a view,
+ *				compared with the audited run
+ *	the user's run		untraced, plainly, in the real tree, its
+ *				output live: the one run whose effects on
+ *				files are real (plain.h)
+ *
+ * Nothing of a view reaches the real tree.  Where the audit makes one
+ * run only (--once, --merge with a command, no view here, standard input
+ * a terminal), the audited run is the user's: traced, in the real tree,
+ * its output live.
+ *
+ * A stop asked for while a run in a view is under way (^C, SIGTERM,
+ * SIGHUP, SIGQUIT) ends it, and tame-audit exits 130 with the files
+ * untouched; during the user's run, plain.h says what happens.
+ */
+#ifndef AUDIT_RUNS_H
+#define AUDIT_RUNS_H
+
+#include "audit.h"
+#include "options.h"
+
+/*
+ * Whether this audit makes its runs in views, or one run only (one line
+ * says why, where the user did not ask for that with --once).  Call
+ * once, before any run.
+ */
+void	runs_open(struct options *o);
+
+/* What a run left: its wait status, its captured output, its layers. */
+struct run_out {
+	int	status;
+	int	out, err;	/* captured (rerun_capture), or -1: live */
+	int	layers;		/* view.h, or -1 */
+};
+
+/* No run yet: nothing captured, no layers. */
+#define RUN_OUT_NONE	{ 0, -1, -1, -1 }
+
+/*
+ * The output of a run in a view: captured, one file when the user's
+ * standard output and error are one file (2>&1 into a file or a pipe:
+ * runs_outputs_joined), so that it compares with what the user's run
+ * writes there.
+ */
+void	runs_capture(struct run_out *ro);
+int	runs_outputs_joined(void);
+
+/* Its captures and layers let go. */
+void	runs_forget(struct run_out *ro);
+
+enum traced {
+	TRACED_FIRST,	/* the audited run */
+	TRACED_WARM,	/* name services warmed: warm says which */
+	TRACED_COLD,	/* --check: the program's tame() warms nothing */
+};
+
+/*
+ * A traced run, read into a (a new audit when a is NULL, else one more
+ * run of it).  ro->out and ro->err: where its output goes (-1: ours).
+ * Its wait status and layers into ro; from_exec: the program is static.
+ */
+struct audit	*runs_traced(struct options *o, struct audit *a,
+		    enum traced kind, int warm, struct run_out *ro,
+		    int *from_exec);
+
+/*
+ * The command plainly, untraced, in a view: its status, output and
+ * layers into ro.  Returns 0; or -1 when it did not finish within the
+ * timeout.
+ */
+int	runs_plainly(struct options *o, struct run_out *ro);
+
+/*
+ * The command untraced under tame-exec -f flags, in a view, compared
+ * with the run ref: status, output and files.  Returns 1 when the same;
+ * else 0 with the first difference in diff.
+ */
+int	runs_tamed(struct options *o, int flags, const struct run_out *ref,
+	    char *diff, size_t len);
+
+/* A stop was asked for: say so and exit 130 (the files untouched). */
+void	runs_stop_if_asked(void);
+
+/*
+ * The end of the audit's runs: what the views changed or did not hold
+ * back, into f's warnings; the view let go.
+ */
+void	runs_close(struct options *o, const struct audit *a,
+	    struct findings *f);
+
+/* A log into the tree of programs, and into --profile's record of runs. */
+void	runs_tree_add_log(struct options *o, const char *log);
+
+/* Why the command gets no shim, when it is set-ID or has capabilities. */
+char	*command_raised(const struct options *o);
+
+#endif /* AUDIT_RUNS_H */
