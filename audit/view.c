@@ -539,8 +539,7 @@ layer(const struct view *v, int k, int lower, const char *target,
 	    strerror(errno), errno == EINVAL ? " (refused by the kernel: in "
 	    "a user namespace, an overlay cannot stand over a directory "
 	    "with mounts under it, nor on kernels before 5.11; or the "
-	    "tmpfs cannot hold its upper layer, as in a user namespace "
-	    "before Linux 6.6)" : "");
+	    "tmpfs cannot hold its upper layer)" : "");
 	return -1;
 }
 
