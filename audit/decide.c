@@ -6,9 +6,11 @@
  * only, the report says what such a run would have decided.
  */
 #include <err.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "audit.h"
 #include "decide.h"
@@ -27,7 +29,9 @@ no_second_run(const struct options *o)
 static void
 discard(struct run_out *ro)
 {
-	runs_capture(ro);
+	if ((ro->out = open("/dev/null", O_WRONLY | O_CLOEXEC)) == -1 ||
+	    (ro->err = dup(ro->out)) == -1)
+		err(1, "/dev/null");
 }
 
 /*

@@ -423,10 +423,12 @@ runs_close(struct options *o, const struct audit *a, struct findings *f)
 		free(list);
 	}
 	for (i = 0; i < a->nrefused; i++)
-		findings_warn(f, "in its view, the audited run got %s, which "
-		    "a view may cause where your run does not (%s)",
-		    a->refused[i], o->view.readonly != NULL ? o->view.readonly :
-		    "tame-audit(1), HERMETIC RUNS");
+		findings_warn(f, "in its view, the audited run got %s: a view "
+		    "may make a call fail so where your run does not (%s%s%s"
+		    "tame-audit(1), HERMETIC RUNS)", a->refused[i],
+		    o->view.readonly != NULL ? "read-only in the views: " : "",
+		    o->view.readonly != NULL ? o->view.readonly : "",
+		    o->view.readonly != NULL ? "; " : "");
 	view_close(&o->view);
 	o->hermetic = 0;
 }

@@ -453,12 +453,15 @@ hf strace-100m 2 strace "$ST $B/ports/cat-untamed $BIG" \
     tame-audit "$TA $B/ports/cat-untamed $BIG" 1
 hf audit-ls 10 ls "ls -l /usr/bin" tame-audit "$TA ls -l /usr/bin" 1
 hf strace-ls 10 strace "$ST ls -l /usr/bin" tame-audit "$TA ls -l /usr/bin" 1
-# What the hermetic view costs an audit (tame-audit(1), HERMETIC RUNS):
-# the namespace and overlays of the one run true makes, and applying its
-# layers, against --once, which makes no view (+2.9 ms, 1.14x, in a run
-# of 2026-12-05).
+# What the hermetic runs cost an audit (tame-audit(1), HERMETIC RUNS):
+# the audited run in a view of its own and then the user's run, plainly,
+# against --once, whose one traced run is the user's: on true (the view
+# and a plain run of nothing), and on sort of 1 MB, a tameable command
+# with no second traced run, where the user's run is a real one.
 hf audit-view 10 once "$B/tame-audit --once -o /dev/null -- true" \
     tame-audit "$TA true" 1
+hf audit-plain 10 once "$B/tame-audit --once -o /dev/null -- sort $TEXT" \
+    tame-audit "$TA sort $TEXT" 1
 # A whole test suite (bench/suite.sh, above) audited into a profile,
 # against the bare suite and against strace alone: seconds a run, so
 # BENCH_SUITE_ROUNDS (3) rounds of 2.  Each run writes the profile anew:

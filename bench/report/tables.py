@@ -343,9 +343,11 @@ WHOLE = (
     ("strace-100m", "cat-untamed 100 MB: strace alone vs tame-audit", True),
     ("audit-ls", "ls -l /usr/bin: bare vs tame-audit", True),
     ("strace-ls", "ls -l /usr/bin: strace alone vs tame-audit", True),
-    ("audit-view", "(view) true: tame-audit --once (no view) vs tame-audit "
-     "(its run in a hermetic view, the layers applied)",
+    ("audit-view", "(view) true: tame-audit --once (one run, yours) vs "
+     "tame-audit (the audited run in a view, then yours, plainly)",
      False),
+    ("audit-plain", "(view) sort (1 MB): tame-audit --once vs tame-audit "
+     "(the audited run in a view, then yours, plainly)", False),
     ("audit-suite", "a test suite (bench/suite.sh): bare vs tame-audit "
      "--profile, writing the suite's profile", True),
     ("strace-suite", "the test suite: strace alone vs tame-audit --profile",
