@@ -33,7 +33,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,7 +192,8 @@ trace_end(void)
  * and a descriptor it inherited would pass on to the command.  The
  * holder has no capabilities (else strace, without any, may not look at
  * it), is no child of strace's (strace waits for all its children), and
- * goes when strace (the caller, after its exec) does.
+ * goes once strace has opened the log (its first line is written) or
+ * has gone itself.
  */
 static pid_t
 hold_log(int fd)
@@ -201,7 +201,7 @@ hold_log(int fd)
 	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3,
 	    0 };
 	struct __user_cap_data_struct none[2];
-	struct pollfd pfd;
+	struct stat st;
 	pid_t strace = getpid(), h, mid;
 	int p[2], status;
 
@@ -217,14 +217,9 @@ hold_log(int fd)
 		if (fd > 0)
 			(void)close_range(0, (unsigned)fd - 1, 0);
 		(void)close_range((unsigned)fd + 1, ~0U, 0);
-		pfd.fd = (int)syscall(SYS_pidfd_open, strace, 0);
-		pfd.events = POLLIN;
-		if (pfd.fd >= 0)
-			while (poll(&pfd, 1, -1) == -1 && errno == EINTR)
-				;
-		else	/* before Linux 5.3 */
-			while (kill(strace, 0) == 0)
-				usleep(100000);
+		while (fstat(fd, &st) == 0 && st.st_size == 0 &&
+		    kill(strace, 0) == 0)
+			usleep(2000);
 		_exit(0);
 	}
 	close(p[1]);

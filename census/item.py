@@ -223,6 +223,8 @@ class Item:
         # the kinds a run decided (tame-audit(1), HERMETIC RUNS)
         audit["decided"] = j.get("decided", [])
         audit["hermetic"] = j.get("hermetic")
+        # the user's run against the audited one (HERMETIC RUNS)
+        audit["reproduced"] = j.get("reproduced")
         return audit["flags"], audit
 
     def _second_opinion(self, r, argv, b1, out1, err1):

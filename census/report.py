@@ -72,6 +72,25 @@ def _decided(results, untameable):
     return md
 
 
+def _reproduced(results):
+    """The user's run (tame-audit's last, plain, in the real tree) against
+    the audited run in its view: how often a view changed a run."""
+    audits = [r["audit"] for r in results if "audit" in r and
+              "reproduced" in r["audit"]]
+    same = sum(1 for a in audits if a["reproduced"] is True)
+    other = [r for r in results if r.get("audit", {}).get("reproduced")
+             is False]
+    md = ["", "## The user's run against the audited one", "",
+          f"Each audit ends with one plain run of the command, the only one "
+          f"whose effects are real (tame-audit(1), HERMETIC RUNS), compared "
+          f"with the audited run made in a view: {same} of {len(audits)} "
+          f"audits ended the same, {len(other)} otherwise"
+          + (" (" + _examples([f"{r['program']} {r['arg']}" for r in other])
+             + ")" if other else "") + ", "
+          f"{len(audits) - same - len(other)} not compared."]
+    return md
+
+
 def _second_opinions(items):
     """--verify on the items a run could decide, and how its suggestions
     ran: the same target, killed 0 and differs 0."""
@@ -272,6 +291,7 @@ def write(census, outdir, here, workdir):
     md += _table(["kind", "items", "examples (program, call, detail)"],
                  rows) if rows else ["None."]
     md += _decided(results, by["not tameable"])
+    md += _reproduced(results)
     md += _second_opinions([r for r in by["not tameable"] if "verify" in r])
     calls = collections.defaultdict(list)
     for r in results:
