@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "audit.h"
 #include "decide.h"
@@ -30,7 +29,7 @@ static void
 discard(struct run_out *ro)
 {
 	if ((ro->out = open("/dev/null", O_WRONLY | O_CLOEXEC)) == -1 ||
-	    (ro->err = dup(ro->out)) == -1)
+	    (ro->err = fcntl(ro->out, F_DUPFD_CLOEXEC, 0)) == -1)
 		err(1, "/dev/null");
 }
 

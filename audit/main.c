@@ -35,6 +35,7 @@
 #include "plain.h"
 #include "profile_out.h"
 #include "report.h"
+#include "rerun.h"
 #include "runs.h"
 #include "tame.h"
 #include "tree.h"
@@ -210,6 +211,7 @@ main(int argc, char *argv[])
 	int i, from_exec = 0, status, interrupted = 0;
 	FILE *rep;
 
+	rerun_guard_std();	/* before anything takes a closed 0, 1, 2 */
 	parse_options(argc, argv, &o);
 	if (o.report_fd >= 0 && (o.report_fd <= 2 ||
 	    fcntl(o.report_fd, F_SETFD, FD_CLOEXEC) == -1))
@@ -242,6 +244,12 @@ main(int argc, char *argv[])
 		o.ctx.log_is_temporary = o.keep_log == NULL;
 	}
 	findings_of(&o, &a, &f, &first, from_exec);
+	if (first.closed)
+		findings_warn(&f, "the audited run's output to a pipe passed "
+		    "%lld MiB: there it met a closed pipe, as if its reader "
+		    "had had enough, and the suggestion covers the run up to "
+		    "there (--once audits your run, with its real reader)",
+		    (long long)(RERUN_KEEP >> 20));
 	if (o.hermetic)
 		interrupted = users_run(&o, a, &first, &f);
 	runs_forget(&first);

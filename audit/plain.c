@@ -28,26 +28,26 @@ struct stream {
 	int		 to;		/* PIPED: the command's end */
 	pid_t		 relay;
 	int		 cut;		/* PIPED: its reader went away */
+	int		 part;		/* PIPED: the copy is a first part */
 };
 
 /*
- * The relay: everything from the command to the user's pipe, and a copy.
- * It ends when the command and all it started have closed their end, or
- * when the reader is gone (exit 3): then its end closes, and the
- * command's next write meets a closed pipe, as it would have.
+ * The relay: everything from the command to the user's pipe, and a copy
+ * of its first RERUN_KEEP bytes (exit 4 when there was more).  It ends
+ * when the command and all it started have closed their end, or when
+ * the reader is gone (exit 3): then its end closes, and the command's
+ * next write meets a closed pipe, as it would have.
  */
 static void
 relay(int from, int to, int copy)
 {
 	char buf[65536];
-	ssize_t n;
-
-	int fd;
+	off_t kept = 0;
+	ssize_t n, k;
+	int cut = 0;
 
 	/* nothing else of ours: another relay's pipe would never end */
-	for (fd = 3; fd < 1024; fd++)
-		if (fd != from && fd != copy)
-			(void)close(fd);
+	rerun_close_others(from, copy);
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
@@ -61,9 +61,13 @@ relay(int from, int to, int copy)
 		}
 		if (write(to, buf, (size_t)n) != n)
 			_exit(errno == EPIPE ? 3 : 1);
-		(void)write(copy, buf, (size_t)n);
+		k = kept + n > RERUN_KEEP ? RERUN_KEEP - kept : n;
+		cut |= k < n;
+		if (k > 0)
+			(void)write(copy, buf, (size_t)k);
+		kept += k;
 	}
-	_exit(0);
+	_exit(cut ? 4 : 0);
 }
 
 static void
@@ -122,6 +126,7 @@ close_stream(struct stream *s)
 	while (waitpid(s->relay, &status, 0) == -1 && errno == EINTR)
 		;
 	s->cut = WIFEXITED(status) && WEXITSTATUS(status) == 3;
+	s->part = s->cut || (WIFEXITED(status) && WEXITSTATUS(status) == 4);
 	s->relay = -1;
 }
 
@@ -160,20 +165,29 @@ set_handlers(void (*h)(int))
 		sigaction(sigs[i], &sa, NULL);
 }
 
-/* Did stream s get what the audited run's capture from holds? */
+/*
+ * Did stream s get what the audited run's capture from holds?  Where
+ * either kept only a first part (cut), as far as both go.
+ */
 static int
-same_stream(const struct stream *s, int from, int *compared, char *diff,
-    size_t len)
+same_stream(const struct stream *s, int from, int cut, int *compared,
+    char *diff, size_t len)
 {
 	const char *what = s->fd == 1 ? "standard output" : "standard error";
 	char path[64];
+	struct stat sa, sb;
 	off_t end;
 	int x, same;
 
 	if (s->how == PIPED) {
 		*compared = 1;
-		return rerun_same_range(s->copy, 0, -1, from, what, s->cut,
-		    diff, len);
+		cut |= s->part;
+		if (!cut || fstat(s->copy, &sa) == -1 || fstat(from, &sb) == -1)
+			return rerun_same_range(s->copy, 0, -1, from, what, 0,
+			    diff, len);
+		return sa.st_size <= sb.st_size ? rerun_same_range(s->copy, 0,
+		    -1, from, what, 1, diff, len) : rerun_same_range(from, 0,
+		    -1, s->copy, what, 1, diff, len);
 	}
 	if (s->how != FILED)
 		return 1;
@@ -198,6 +212,9 @@ compare(struct plain *p, const struct run_out *first, struct stream *s)
 	p->compared = 1;
 	if (WIFSIGNALED(p->status) && WTERMSIG(p->status) == SIGPIPE && cut)
 		;	/* its reader left: its end is not the command's doing */
+	else if (WIFSIGNALED(first->status) &&
+	    WTERMSIG(first->status) == SIGPIPE && first->cut)
+		;	/* the audited run's drainer had had enough */
 	else if (p->status != first->status) {
 		rerun_status_text(first->status, was, sizeof(was));
 		rerun_status_text(p->status, now, sizeof(now));
@@ -205,9 +222,9 @@ compare(struct plain *p, const struct run_out *first, struct stream *s)
 		    "with %s, yours with %s", was, now);
 		return;
 	}
-	if (!same_stream(&s[0], first->out, &p->compared, p->diff,
-	    sizeof(p->diff)) || !same_stream(&s[1], first->err,
-	    &p->compared, p->diff, sizeof(p->diff)))
+	if (!same_stream(&s[0], first->out, first->cut & 1, &p->compared,
+	    p->diff, sizeof(p->diff)) || !same_stream(&s[1], first->err,
+	    first->cut & 2, &p->compared, p->diff, sizeof(p->diff)))
 		return;
 	p->same = 1;
 	if (s[0].how == LIVE || s[1].how == LIVE)
@@ -223,31 +240,43 @@ plain_run(const struct options *o, const struct run_out *first,
 {
 	struct stream s[2];
 	const char *name;
+	sigset_t stops, mask;
 	int in, status;
 	pid_t pid;
 
 	memset(p, 0, sizeof(*p));
-	runs_stop_if_asked();	/* a stop before it began: nothing ran */
+	got_sig = timed_out = 0;
+	/* from here a stop is for the user's run; one before it, ours */
+	sigemptyset(&stops);
+	sigaddset(&stops, SIGINT);
+	sigaddset(&stops, SIGQUIT);
+	sigaddset(&stops, SIGTERM);
+	sigaddset(&stops, SIGHUP);
+	sigprocmask(SIG_BLOCK, &stops, &mask);
+	runs_stop_if_asked();	/* nothing of the user's ran */
+	set_handlers(on_signal);
 	open_stream(&s[0], 1);
 	open_stream(&s[1], 2);
 	in = rerun_stdin_next();
-	got_sig = timed_out = 0;
-	set_handlers(on_signal);
 	if ((pid = fork()) == -1)
 		err(1, "fork");
 	if (pid == 0) {
+		set_handlers(SIG_DFL);
+		sigprocmask(SIG_SETMASK, &mask, NULL);
 		if ((in >= 0 && dup2(in, 0) == -1) ||
 		    (s[0].how == PIPED && dup2(s[0].to, 1) == -1) ||
 		    (s[1].how == PIPED && dup2(s[1].to, 2) == -1) ||
 		    (s[1].how == JOINED && s[0].how == PIPED &&
 		    dup2(s[0].to, 2) == -1))
 			_exit(127);
+		rerun_close_std();
 		execvp(o->argv[0], o->argv);
 		fprintf(stderr, "tame-audit: %s: %s\n", o->argv[0],
 		    strerror(errno));
 		_exit(127);
 	}
 	command = pid;
+	sigprocmask(SIG_SETMASK, &mask, NULL);
 	drop_end(&s[0]);
 	drop_end(&s[1]);
 	rerun_stdin_start();

@@ -11,6 +11,7 @@
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 
+#include <dirent.h>
 #include <err.h>
 #include <errno.h>
 #include <signal.h>
@@ -22,6 +23,81 @@
 #include <unistd.h>
 
 #include "rerun.h"
+
+/*
+ * Standard descriptors the user closed: /dev/null holds their place in
+ * tame-audit (else a capture or a log would take it), and each run's
+ * child closes them again, so that every run has them closed.
+ */
+static int	std_closed;	/* bit fd, for 0, 1, 2 */
+
+void
+rerun_guard_std(void)
+{
+	int fd;
+
+	for (fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) == -1 && errno == EBADF) {
+			if (open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) !=
+			    fd)
+				err(1, "/dev/null");
+			std_closed |= 1 << fd;
+		}
+}
+
+void
+rerun_close_std(void)
+{
+	int fd;
+
+	for (fd = 0; fd <= 2; fd++)
+		if (std_closed & (1 << fd))
+			close(fd);
+}
+
+int
+rerun_std_closed(int fd)
+{
+	return (std_closed >> fd) & 1;
+}
+
+void
+rerun_close_others(int a, int b)
+{
+	unsigned lo = a < b ? (unsigned)a : (unsigned)b;
+	unsigned hi = a < b ? (unsigned)b : (unsigned)a;
+
+	/* the gaps around a and b (-1: none) above 2 */
+	if ((int)hi < 3) {
+		(void)close_range(3, ~0U, 0);
+		return;
+	}
+	if ((int)lo < 3)
+		lo = hi;
+	if (lo > 3)
+		(void)close_range(3, lo - 1, 0);
+	if (hi > lo + 1)
+		(void)close_range(lo + 1, hi - 1, 0);
+	(void)close_range(hi + 1, ~0U, 0);
+}
+
+void
+rerun_close_ours(int a, int b)
+{
+	struct dirent *e;
+	DIR *d;
+	int fd, flags;
+
+	if ((d = opendir("/proc/self/fd")) == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		fd = atoi(e->d_name);
+		if (fd > 2 && fd != a && fd != b && fd != dirfd(d) &&
+		    (flags = fcntl(fd, F_GETFD)) != -1 && (flags & FD_CLOEXEC))
+			(void)close(fd);
+	}
+	closedir(d);
+}
 
 /* What standard input is, and what the runs read of it. */
 static enum stdin_kind	kind = -1;
@@ -37,7 +113,7 @@ rerun_stdin_kind(void)
 
 	if (kind != (enum stdin_kind)-1)
 		return kind;
-	if (fstat(0, &st) == -1)
+	if (rerun_std_closed(0) || fstat(0, &st) == -1)
 		kind = STDIN_NULL;	/* closed: so for every run */
 	else if (S_ISREG(st.st_mode))
 		kind = (stdin_start = lseek(0, 0, SEEK_CUR)) != -1 ?
@@ -64,6 +140,7 @@ pump_stdin(int to)
 	char buf[65536];
 	ssize_t n;
 
+	rerun_close_others(copy, to);
 	signal(SIGPIPE, SIG_IGN);
 	while ((n = read(0, buf, sizeof(buf))) != 0) {
 		if (n == -1) {
@@ -86,6 +163,7 @@ feed_stdin(int to)
 	ssize_t n;
 	off_t at = 0;
 
+	rerun_close_others(copy, to);
 	signal(SIGPIPE, SIG_IGN);
 	while ((n = pread(copy, buf, sizeof(buf), at)) > 0) {
 		if (write(to, buf, (size_t)n) != n)
@@ -154,6 +232,71 @@ rerun_stdin_done(int fd)
 	recorded = 1;
 }
 
+/*
+ * The drainer of a capture: what comes through the pipe from, into copy,
+ * up to RERUN_KEEP bytes; then it stops (exit 3), closing the pipe, or
+ * drains the rest unkept (exit 4).  Nothing else of ours is open in it:
+ * another run's pipe would never end.
+ */
+static void
+drain(int from, int copy, int stop)
+{
+	char buf[65536];
+	off_t kept = 0;
+	ssize_t n;
+	int cut = 0;
+
+	rerun_close_others(from, copy);
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	while ((n = read(from, buf, sizeof(buf))) != 0) {
+		if (n == -1) {
+			if (errno == EINTR)
+				continue;
+			_exit(1);
+		}
+		if (kept + n > RERUN_KEEP) {
+			n = RERUN_KEEP - kept;
+			cut = 1;
+		}
+		if (n > 0 && write(copy, buf, (size_t)n) != n)
+			_exit(1);
+		kept += n;
+		if (cut && stop)
+			_exit(3);
+	}
+	_exit(cut ? 4 : 0);
+}
+
+int
+rerun_drain(int stop, int *to, pid_t *pid)
+{
+	int copy = rerun_capture(), p[2];
+
+	if (pipe2(p, O_CLOEXEC) == -1 || (*pid = fork()) == -1)
+		err(1, "a pipe for a run's output");
+	if (*pid == 0) {
+		close(p[1]);
+		drain(p[0], copy, stop);
+	}
+	close(p[0]);
+	*to = p[1];
+	return copy;
+}
+
+int
+rerun_drained(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) == -1)
+		if (errno != EINTR)
+			return 0;
+	if (!WIFEXITED(status))
+		return 0;
+	return WEXITSTATUS(status) == 3 ? 2 : WEXITSTATUS(status) == 4;
+}
+
 /* Nothing on disk: an output or a log is gone with us, whatever ends us. */
 int
 rerun_capture(void)
@@ -197,16 +340,9 @@ rerun_same_range(int x, off_t from, off_t to, int y, const char *what,
 	}
 }
 
-/* Are two files the same?  On the first difference, say where. */
-static int
-same_output(int x, int y, const char *what, char *diff, size_t len)
-{
-	return rerun_same_range(x, 0, -1, y, what, 0, diff, len);
-}
-
 /* The last line a file ends with, for a message. */
-static void
-last_line(int fd, char *buf, size_t len)
+void
+rerun_last_line(int fd, char *buf, size_t len)
 {
 	off_t end = lseek(fd, 0, SEEK_END), from;
 	ssize_t n;
@@ -235,51 +371,3 @@ rerun_status_text(int status, char *buf, size_t len)
 		snprintf(buf, len, "exit status %d", WEXITSTATUS(status));
 }
 
-int
-rerun_same(struct trace_opts *t, int status, int out, int errfd, char *diff,
-    size_t len, int *got, int *layers)
-{
-	struct trace_result r;
-	char was[64], now[64], tail[200];
-	int same;
-
-	t->strace = NULL;
-	t->in_fd = rerun_stdin_next();
-	t->started = rerun_stdin_start;
-	if (trace_run(t, &r) == -1)
-		err(1, "cannot run %s", t->tame_exec);
-	rerun_stdin_done(t->in_fd);
-	*layers = r.layers;
-	*got = r.status;
-	if (r.view_error[0] != '\0')
-		errx(1, "a later run could not enter its view: %s",
-		    r.view_error);
-	if (r.timed_out)
-		snprintf(diff, len, "did not finish within %d s", t->timeout);
-	else if (r.status != status) {
-		rerun_status_text(status, was, sizeof(was));
-		rerun_status_text(r.status, now, sizeof(now));
-		last_line(t->err_fd, tail, sizeof(tail));
-		snprintf(diff, len, "%s, then %s under -f %s%s%s", was, now,
-		    t->flags, tail[0] != '\0' ? ": " : "", tail);
-	}
-	same = !r.timed_out && r.status == status && rerun_alike(status, out,
-	    errfd, r.status, t->out_fd, t->err_fd, diff, len);
-	return same;
-}
-
-int
-rerun_alike(int status_a, int out_a, int err_a, int status_b, int out_b,
-    int err_b, char *diff, size_t len)
-{
-	char was[64], now[64];
-
-	if (status_a != status_b) {
-		rerun_status_text(status_a, was, sizeof(was));
-		rerun_status_text(status_b, now, sizeof(now));
-		snprintf(diff, len, "%s, then %s", was, now);
-		return 0;
-	}
-	return same_output(out_a, out_b, "standard output", diff, len) &&
-	    same_output(err_a, err_b, "standard error", diff, len);
-}

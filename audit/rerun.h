@@ -11,7 +11,28 @@
 
 #include <stddef.h>
 
-#include "trace.h"
+
+/*
+ * Call first: a standard descriptor the user closed is held by /dev/null
+ * in tame-audit, and closed again in each run's child
+ * (rerun_close_std); rerun_std_closed(fd) says whether it was.
+ */
+void	rerun_guard_std(void);
+void	rerun_close_std(void);
+int	rerun_std_closed(int fd);
+
+/*
+ * In a child of ours that does not exec: close every descriptor above 2
+ * but a and b (-1: none), or a pipe's other end held there would never
+ * let its reader see the end.
+ */
+void	rerun_close_others(int a, int b);
+
+/*
+ * The same in a run's child, which must keep what the user's command
+ * inherits: only our own descriptors (all close-on-exec) go.
+ */
+void	rerun_close_ours(int a, int b);
 
 enum stdin_kind {
 	STDIN_FILE,	/* rewound to where the first run began */
@@ -41,6 +62,19 @@ void	rerun_stdin_done(int fd);
 int	rerun_capture(void);
 
 /*
+ * A run's output through a pipe (*to, for the run) into a memfd (the
+ * return), by a drainer (*pid) that keeps RERUN_KEEP bytes, then, with
+ * stop, closes the pipe (the run meets a reader that has gone, as an
+ * endless producer in `cmd | head` does), else drains the rest unkept.
+ * rerun_drained() waits for it once the run's end is closed: 0, all
+ * kept; 1, only the first RERUN_KEEP bytes; 2, those, and the pipe was
+ * closed there.
+ */
+#define RERUN_KEEP	((off_t)64 << 20)
+int	rerun_drain(int stop, int *to, pid_t *pid);
+int	rerun_drained(pid_t pid);
+
+/*
  * Is what file x holds from offset from to to (-1: its end) what file y
  * holds?  prefix: x was cut short, and need only begin y.  Returns 1;
  * or 0 with the first difference, named what, in diff.
@@ -48,22 +82,8 @@ int	rerun_capture(void);
 int	rerun_same_range(int x, off_t from, off_t to, int y,
 	    const char *what, int prefix, char *diff, size_t len);
 
-/*
- * Run t (untraced: t->strace NULL) with standard input as the others
- * had it, its output captured in t->out_fd and t->err_fd, and compare its wait status, standard
- * output and error with status, out and err.  Returns 1 when the same;
- * 0 with the first difference in diff.  Its own wait status in got,
- * its layers (view.h) in layers, or -1.
- */
-int	rerun_same(struct trace_opts *t, int status, int out, int errfd,
-	    char *diff, size_t len, int *got, int *layers);
-
-/*
- * Did two runs end alike: wait status, standard output and error, each
- * captured?  Returns 1; or 0 with the first difference in diff.
- */
-int	rerun_alike(int status_a, int out_a, int err_a, int status_b,
-	    int out_b, int err_b, char *diff, size_t len);
+/* The last line a file ends with, for a message. */
+void	rerun_last_line(int fd, char *buf, size_t len);
 
 /* A wait status in words: "exit status 1", "killed by SIGPIPE". */
 void	rerun_status_text(int status, char *buf, size_t len);

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <dirent.h>
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -28,13 +29,11 @@
 #include "tree.h"
 #include "view.h"
 
-/* A stop asked for while a run of ours was under way: its signal. */
-static volatile sig_atomic_t	stop_sig;
-
+/* A stop asked for: no run begins after it, the one under way ends. */
 static void
 on_stop(int sig)
 {
-	stop_sig = sig;
+	trace_stop = sig;
 	trace_end();	/* the run is in a view: nothing of it is lost */
 }
 
@@ -43,9 +42,9 @@ runs_stop_if_asked(void)
 {
 	const char *name;
 
-	if (stop_sig == 0)
+	if (trace_stop == 0)
 		return;
-	name = sigabbrev_np(stop_sig);
+	name = sigabbrev_np(trace_stop);
 	warnx("interrupted (SIG%s) during the audit's own runs, each in a "
 	    "view: your files are untouched, and the command has not run "
 	    "for you; no report", name != NULL ? name : "?");
@@ -73,13 +72,52 @@ catch_stops(void)
 static void
 one_run(struct options *o, const char *why)
 {
-	snprintf(o->noview, sizeof(o->noview), "%s", why);
+	snprintf(o->noview, sizeof(o->noview), "%.500s", why);
 	if (o->verify)
 		errx(1, "--verify makes a run in a view, and here %s", why);
 	warnx("one run only, yours, traced (as with --once): %s "
 	    "(tame-audit(1), HERMETIC RUNS)", why);
 	o->once = 1;
+	if (o->hermetic)
+		view_close(&o->view);
 	o->hermetic = o->ctx.hermetic = 0;
+}
+
+/*
+ * A descriptor above 2 the command inherits that leads into the real
+ * tree past any view: a file open for writing, or a directory (a run
+ * could make files at it).  Its number, its path in path; or -1.
+ */
+static int
+inherited_way_out(const struct options *o, char *path, size_t len)
+{
+	char link[64];
+	struct dirent *e;
+	struct stat st;
+	ssize_t n;
+	int fd, flags, found = -1;
+	DIR *d;
+
+	if ((d = opendir("/proc/self/fd")) == NULL)
+		return -1;
+	while (found == -1 && (e = readdir(d)) != NULL) {
+		fd = atoi(e->d_name);
+		if (fd <= 2 || fd == dirfd(d) || fd == o->report_fd ||
+		    (flags = fcntl(fd, F_GETFD)) == -1 ||
+		    (flags & FD_CLOEXEC) || fstat(fd, &st) == -1)
+			continue;
+		flags = fcntl(fd, F_GETFL);
+		if (S_ISDIR(st.st_mode) || ((S_ISREG(st.st_mode) ||
+		    S_ISBLK(st.st_mode)) && (flags & O_ACCMODE) != O_RDONLY &&
+		    !(flags & O_PATH))) {
+			snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+			n = readlink(link, path, len - 1);
+			path[n > 0 ? n : 0] = '\0';
+			found = fd;
+		}
+	}
+	closedir(d);
+	return found;
 }
 
 char *
@@ -95,8 +133,9 @@ command_raised(const struct options *o)
 void
 runs_open(struct options *o)
 {
-	char why[512], *raised;
+	char why[PATH_MAX + 256], path[PATH_MAX], *raised;
 	enum stdin_kind k;
+	int fd;
 
 	if (o->argv == NULL || o->nlogs > 0 || o->once) {
 		o->ctx.hermetic = o->argv != NULL ? 0 : -1;
@@ -113,6 +152,13 @@ runs_open(struct options *o)
 		    "terminal, which cannot be given to a second run" :
 		    "standard input (a socket or a device) cannot be given "
 		    "to a second run");
+		return;
+	}
+	if ((fd = inherited_way_out(o, path, sizeof(path))) != -1) {
+		snprintf(why, sizeof(why), "descriptor %d, which the command "
+		    "inherits, is %s, and a run in a view would change the "
+		    "real tree through it", fd, path);
+		one_run(o, why);
 		return;
 	}
 	if (geteuid() != 0 && (raised = command_raised(o)) != NULL) {
@@ -148,21 +194,110 @@ runs_outputs_joined(void)
 	    a.st_dev == b.st_dev && a.st_ino == b.st_ino && !isatty(1);
 }
 
+/*
+ * How a run in a view writes where the user's descriptor fd goes: into a
+ * memfd where that is a regular file (or closed: the run closes it);
+ * else through a pipe to a drainer, which keeps 64 MiB, and for a pipe
+ * then closes it.  /dev/null too: what the run prints still tells a
+ * deciding run whether the program went the same way.
+ */
+static void
+capture_one(int fd, int *keep, int *to, pid_t *drainer)
+{
+	struct stat st;
+
+	*to = *drainer = -1;
+	if (rerun_std_closed(fd) || fstat(fd, &st) == -1 ||
+	    S_ISREG(st.st_mode))
+		*keep = rerun_capture();
+	else
+		*keep = rerun_drain(S_ISFIFO(st.st_mode), to, drainer);
+}
+
 void
 runs_capture(struct run_out *ro)
 {
-	ro->out = rerun_capture();
-	if (runs_outputs_joined()) {
-		if ((ro->err = dup(ro->out)) == -1)
-			err(1, "dup");
-		(void)fcntl(ro->err, F_SETFD, FD_CLOEXEC);
-	} else
-		ro->err = rerun_capture();
+	capture_one(1, &ro->out, &ro->to_out, &ro->drainer[0]);
+	if (!runs_outputs_joined())
+		capture_one(2, &ro->err, &ro->to_err, &ro->drainer[1]);
+	else if ((ro->err = fcntl(ro->out, F_DUPFD_CLOEXEC, 0)) == -1 ||
+	    (ro->to_out >= 0 && (ro->to_err = fcntl(ro->to_out,
+	    F_DUPFD_CLOEXEC, 0)) == -1))
+		err(1, "dup");
+}
+
+/* The run is over: its pipes' ends let go, its drainers done. */
+static void
+settle(struct run_out *ro)
+{
+	int i, k;
+
+	if (ro->to_out >= 0)
+		close(ro->to_out);
+	if (ro->to_err >= 0)
+		close(ro->to_err);
+	ro->to_out = ro->to_err = -1;
+	for (i = 0; i < 2; i++)
+		if (ro->drainer[i] > 0) {
+			k = rerun_drained(ro->drainer[i]);
+			ro->cut |= (k != 0) << i;
+			ro->closed |= (k == 2) << i;
+			ro->drainer[i] = -1;
+		}
+	if (ro->cut & 1 && ro->err >= 0 && runs_outputs_joined())
+		ro->cut |= 2;
+}
+
+/* The descriptors a run writes its output to. */
+static void
+outputs(const struct run_out *ro, struct trace_opts *t)
+{
+	t->out_fd = ro->to_out >= 0 ? ro->to_out : ro->out;
+	t->err_fd = ro->to_err >= 0 ? ro->to_err : ro->err;
+}
+
+/* x against y: the whole, or as far as both go where one was cut. */
+static int
+same_kept(int x, int y, int cut, const char *what, char *diff, size_t len)
+{
+	struct stat sx, sy;
+
+	if (x < 0 || y < 0)
+		return 1;
+	if (!cut)
+		return rerun_same_range(x, 0, -1, y, what, 0, diff, len);
+	if (fstat(x, &sx) == -1 || fstat(y, &sy) == -1)
+		return 1;
+	return sx.st_size <= sy.st_size ? rerun_same_range(x, 0, -1, y, what,
+	    1, diff, len) : rerun_same_range(y, 0, -1, x, what, 1, diff, len);
+}
+
+int
+runs_alike(const struct run_out *a, const struct run_out *b,
+    const char *flags, char *diff, size_t len)
+{
+	char was[64], now[64], tail[200];
+
+	if (a->status != b->status) {
+		rerun_status_text(a->status, was, sizeof(was));
+		rerun_status_text(b->status, now, sizeof(now));
+		tail[0] = '\0';
+		if (b->err >= 0)
+			rerun_last_line(b->err, tail, sizeof(tail));
+		snprintf(diff, len, "%s, then %s%s%s%s%s", was, now,
+		    flags != NULL ? " under -f " : "", flags != NULL ? flags :
+		    "", tail[0] != '\0' ? ": " : "", tail);
+		return 0;
+	}
+	return same_kept(a->out, b->out, (a->cut | b->cut) & 1,
+	    "standard output", diff, len) && same_kept(a->err, b->err,
+	    (a->cut | b->cut) & 2, "standard error", diff, len);
 }
 
 void
 runs_forget(struct run_out *ro)
 {
+	settle(ro);
 	if (ro->out >= 0)
 		close(ro->out);
 	if (ro->err >= 0)
@@ -206,8 +341,7 @@ static void
 trace_command(struct options *o, enum traced kind, int warm, int log,
     struct run_out *ro, int *from_exec)
 {
-	struct trace_opts t = { .out_fd = ro->out, .err_fd = ro->err,
-	    .cold = kind == TRACED_COLD, .log_fd = log,
+	struct trace_opts t = { .cold = kind == TRACED_COLD, .log_fd = log,
 	    .tree = kind == TRACED_FIRST && !o->ctx.checking };
 	struct trace_result r;
 	struct elf_imports im;
@@ -254,20 +388,27 @@ trace_command(struct options *o, enum traced kind, int warm, int log,
 		    o->argv[0]);
 	t.strace = strace;
 	t.argv = o->argv;
+	outputs(ro, &t);
 	t.stack = o->where;
 	t.timeout = o->timeout;
-	t.in_fd = rerun_stdin_next();
-	t.started = rerun_stdin_start;
+	if (o->hermetic) {	/* else the one run reads ours, as it is */
+		t.in_fd = rerun_stdin_next();
+		t.started = rerun_stdin_start;
+	} else
+		t.in_fd = -1;
 	in_view(o, &t);
 	if (trace_run(&t, &r) == -1)
 		err(1, "cannot run %s", strace);
 	rerun_stdin_done(t.in_fd);
+	settle(ro);
 	runs_stop_if_asked();
 	if (r.view_error[0] != '\0') {
 		if (kind != TRACED_FIRST)
 			errx(1, "a later run could not enter its view: %s",
 			    r.view_error);
 		/* it ran nothing: the audit is made of one run, yours */
+		if (r.layers >= 0)
+			close(r.layers);
 		one_run(o, r.view_error);
 		runs_forget(ro);
 		trace_command(o, kind, warm, log, ro, from_exec);
@@ -339,30 +480,39 @@ runs_traced(struct options *o, struct audit *a, enum traced kind, int warm,
 	return a;
 }
 
-int
-runs_plainly(struct options *o, struct run_out *ro)
+/* Run t, untraced, in a view: its status, output and layers into ro. */
+static void
+untraced(struct options *o, struct trace_opts *t, struct run_out *ro)
 {
-	struct trace_opts t = { .out_fd = -1, .err_fd = -1 };
 	struct trace_result r;
 
 	runs_capture(ro);
-	t.argv = o->argv;
-	t.timeout = o->timeout;
-	t.out_fd = ro->out;
-	t.err_fd = ro->err;
-	t.in_fd = rerun_stdin_next();
-	t.started = rerun_stdin_start;
-	in_view(o, &t);
-	if (trace_run(&t, &r) == -1)
+	outputs(ro, t);
+	t->argv = o->argv;
+	t->timeout = o->timeout;
+	t->in_fd = rerun_stdin_next();
+	t->started = rerun_stdin_start;
+	in_view(o, t);
+	if (trace_run(t, &r) == -1)
 		err(1, "cannot run %s", o->argv[0]);
-	rerun_stdin_done(t.in_fd);
+	rerun_stdin_done(t->in_fd);
+	settle(ro);
 	runs_stop_if_asked();
 	if (r.view_error[0] != '\0')
 		errx(1, "a later run could not enter its view: %s",
 		    r.view_error);
 	ro->status = r.status;
 	ro->layers = r.layers;
-	return r.timed_out ? -1 : 0;
+	ro->timed_out = r.timed_out;
+}
+
+int
+runs_plainly(struct options *o, struct run_out *ro)
+{
+	struct trace_opts t = { .out_fd = -1, .err_fd = -1 };
+
+	untraced(o, &t, ro);
+	return ro->timed_out ? -1 : 0;
 }
 
 int
@@ -378,19 +528,16 @@ runs_tamed(struct options *o, int flags, const struct run_out *ref,
 		errx(1, "cannot find tame-exec beside tame-audit: reinstall "
 		    "the tame toolkit");
 	flags_text(flags, names, sizeof(names), 0);
-	runs_capture(&ro);
 	t.tame_exec = tame_exec;
 	t.flags = names;
-	t.argv = o->argv;
-	t.timeout = o->timeout;
-	t.out_fd = ro.out;
-	t.err_fd = ro.err;
-	in_view(o, &t);
-	same = rerun_same(&t, ref->status, ref->out, ref->err, diff, len,
-	    &ro.status, &ro.layers);
-	runs_stop_if_asked();
-	if (same && ro.layers >= 0 && ref->layers >= 0)
-		same = view_same(&o->view, ref->layers, ro.layers, diff, len);
+	untraced(o, &t, &ro);
+	if (ro.timed_out) {
+		snprintf(diff, len, "did not finish within %d s", o->timeout);
+		same = 0;
+	} else
+		same = runs_alike(ref, &ro, names, diff, len) &&
+		    (ro.layers < 0 || ref->layers < 0 ||
+		    view_same(&o->view, ref->layers, ro.layers, diff, len));
 	runs_forget(&ro);
 	return same;
 }

@@ -46,21 +46,38 @@ void	runs_open(struct options *o);
 /* What a run left: its wait status, its captured output, its layers. */
 struct run_out {
 	int	status;
-	int	out, err;	/* captured (rerun_capture), or -1: live */
+	int	out, err;	/* what it wrote (memfds), or -1: live */
+	int	to_out, to_err;	/* where it writes, when not out and err:
+				   a pipe to a drainer (rerun.h) */
+	pid_t	drainer[2];
+	int	cut;		/* 1 out, 2 err: only a first part kept */
+	int	closed;		/* 1 out, 2 err: and the pipe closed there */
 	int	layers;		/* view.h, or -1 */
+	int	timed_out;
 };
 
 /* No run yet: nothing captured, no layers. */
-#define RUN_OUT_NONE	{ 0, -1, -1, -1 }
+#define RUN_OUT_NONE	{ 0, -1, -1, -1, -1, { -1, -1 }, 0, 0, -1, 0 }
 
 /*
- * The output of a run in a view: captured, one file when the user's
- * standard output and error are one file (2>&1 into a file or a pipe:
- * runs_outputs_joined), so that it compares with what the user's run
- * writes there.
+ * The output of a run in a view, captured as the user's is made: a
+ * regular file into a memfd; a pipe, a terminal, a socket or a device
+ * through a pipe to a drainer that keeps the first 64 MiB (and, for a
+ * pipe, then closes it: an endless producer meets a reader that has had
+ * enough); one capture when the user's standard
+ * output and error are one file (2>&1: runs_outputs_joined), so that
+ * it compares with what the user's run writes there.
  */
 void	runs_capture(struct run_out *ro);
 int	runs_outputs_joined(void);
+
+/*
+ * Did runs a and b end alike: wait status, output (where either kept
+ * only a first part, as far as both go)?  Returns 1; or 0 with the
+ * first difference in diff (flags: b's, for the message, or NULL).
+ */
+int	runs_alike(const struct run_out *a, const struct run_out *b,
+	    const char *flags, char *diff, size_t len);
 
 /* Its captures and layers let go. */
 void	runs_forget(struct run_out *ro);

@@ -21,6 +21,7 @@
  *	-s 256	enough of each string (paths are never cut)
  *	-k	with --where only: each call's stack (20 to 35x slower)
  */
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -33,12 +34,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "rerun.h"
 #include "trace.h"
 #include "view.h"
 
@@ -167,6 +170,7 @@ trace_beside_self(const char *name, char *out, size_t len)
 
 static volatile sig_atomic_t timed_out;
 volatile pid_t	trace_running;
+volatile sig_atomic_t	trace_stop;
 
 static void
 on_alarm(int sig)
@@ -193,54 +197,215 @@ trace_end(void)
  * holder has no capabilities (else strace, without any, may not look at
  * it), is no child of strace's (strace waits for all its children), and
  * goes once strace has opened the log (its first line is written) or
- * has gone itself.
+ * the caller, watched, has gone.  Into path, the /proc path, by the pid
+ * the holder reads in /proc (which PID namespace /proc shows is the
+ * mount's).
  */
-static pid_t
-hold_log(int fd)
+static int
+hold_log(int fd, pid_t watched, char *path, size_t len)
 {
 	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3,
 	    0 };
 	struct __user_cap_data_struct none[2];
 	struct stat st;
-	pid_t strace = getpid(), h, mid;
+	char self[32];
+	ssize_t n;
+	pid_t mid;
 	int p[2], status;
 
 	if (pipe(p) == -1 || (mid = fork()) == -1)
 		return -1;
 	if (mid == 0) {
-		if ((h = fork()) != 0) {
-			(void)write(p[1], &h, sizeof(h));
+		if (fork() != 0)
 			_exit(0);
-		}
+		n = readlink("/proc/self", self, sizeof(self) - 1);
+		(void)write(p[1], self, n > 0 ? (size_t)n : 0);
 		memset(none, 0, sizeof(none));
 		(void)syscall(SYS_capset, &hdr, none);
 		if (fd > 0)
 			(void)close_range(0, (unsigned)fd - 1, 0);
 		(void)close_range((unsigned)fd + 1, ~0U, 0);
 		while (fstat(fd, &st) == 0 && st.st_size == 0 &&
-		    kill(strace, 0) == 0)
+		    kill(watched, 0) == 0)
 			usleep(2000);
 		_exit(0);
 	}
 	close(p[1]);
-	h = -1;
-	if (read(p[0], &h, sizeof(h)) != sizeof(h))
-		h = -1;
+	n = read(p[0], self, sizeof(self) - 1);
 	close(p[0]);
 	while (waitpid(mid, &status, 0) == -1 && errno == EINTR)
 		;
-	return h;
+	if (n <= 0)
+		return -1;
+	self[n] = '\0';
+	snprintf(path, len, "/proc/%s/fd/%d", self, fd);
+	return 0;
+}
+
+/* A message on the run's report socket: its type, and what it carries. */
+static void
+say(int to, char type, const void *data, size_t len)
+{
+	char buf[600];
+
+	buf[0] = type;
+	if (len > sizeof(buf) - 1)
+		len = sizeof(buf) - 1;
+	memcpy(buf + 1, data, len);
+	(void)send(to, buf, len + 1, MSG_NOSIGNAL);
+}
+
+/* The child cannot make the run: why, before anything ran. */
+static void
+give_up(int report, const char *why)
+{
+	if (report >= 0)
+		say(report, 'E', why, strlen(why));
+	else
+		fprintf(stderr, "tame-audit: %s\n", why);
+	_exit(127);
+}
+
+/* The command (or strace), in the run's last process. */
+static void
+exec_command(const struct trace_opts *o, char **argv)
+{
+	if (o->strace == NULL)
+		unsetenv("TAME_AUDIT");	/* a real run: --verify */
+	else
+		setenv("TAME_AUDIT", (o->tame_exec != NULL &&
+		    o->flags_all) || o->cold ? "permissive-cold" :
+		    "permissive", 1);
+	if (o->strace == NULL && o->tame_exec == NULL)
+		execvp(argv[0], argv);	/* the command as a shell would */
+	else
+		execv(argv[0], argv);
+	fprintf(stderr, "tame-audit: %s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+/* The log's path into argv, a holder watching watched holding it. */
+static void
+log_path(const struct trace_opts *o, char **argv, pid_t watched,
+    char *path, size_t len, int report)
+{
+	if (o->strace == NULL)
+		return;
+	if (hold_log(o->log_fd, watched, path, len) == -1)
+		give_up(report, "a holder for strace's log: cannot fork");
+	argv[LOG_ARG] = path;
 }
 
 /*
- * The view's report: the layers' descriptor, or why it failed; the
- * first message waited for (the child sends one before it execs), the
- * rest as they are.
+ * The first process of the run's PID namespace: it mounts a /proc of
+ * the namespace's own (no process outside the run, ours included, is in
+ * it: /proc/PID/root leads nowhere out of the view), says the run is
+ * under way, runs the command, reaps every orphan, and sends the
+ * command's wait status.  Its end ends every process left in the
+ * namespace: a run in a view leaves nothing behind.
  */
 static void
-read_report(int from, struct trace_result *r, int first)
+init_child(const struct trace_opts *o, char **argv, int report)
 {
-	char buf[sizeof(r->view_error)], ctl[CMSG_SPACE(sizeof(int))];
+	char path[64], why[300];
+	pid_t cmd, w;
+	int status = 0;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+	    NULL) == -1 && !o->view->userns) {
+		snprintf(why, sizeof(why), "a /proc of the run's own: %s",
+		    strerror(errno));
+		give_up(report, why);
+	}
+	log_path(o, argv, getpid(), path, sizeof(path), report);
+	say(report, 'R', "", 0);
+	if ((cmd = fork()) == -1)
+		give_up(report, "fork");
+	if (cmd == 0) {
+		close(report);
+		exec_command(o, argv);
+	}
+	while ((w = waitpid(-1, &status, 0)) != cmd)
+		if (w == -1 && errno != EINTR)
+			break;
+	say(report, 'S', &status, sizeof(status));
+	_exit(0);
+}
+
+/*
+ * The run's child, in a view: it enters the view, and makes its first
+ * process that of a new PID namespace (init_child), then waits for it.
+ */
+static void
+view_child(const struct trace_opts *o, char **argv, int report)
+{
+	char why[512];
+	pid_t init;
+	int status;
+
+	if (view_enter(o->view, report, why, sizeof(why)) == -1)
+		give_up(report, why);
+	if (unshare(CLONE_NEWPID) == -1) {
+		snprintf(why, sizeof(why), "no PID namespace for us: %s",
+		    strerror(errno));
+		give_up(report, why);
+	}
+	if ((init = fork()) == -1)
+		give_up(report, "fork");
+	if (init == 0)
+		init_child(o, argv, report);
+	while (waitpid(init, &status, 0) == -1 && errno == EINTR)
+		;
+	_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 127);
+}
+
+/* In the run's child: its streams, its view, and the command. */
+static void
+child(const struct trace_opts *o, char **argv, int report, pid_t parent,
+    const sigset_t *mask)
+{
+	static const int stops[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP };
+	char path[64];
+	size_t i;
+
+	for (i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
+		signal(stops[i], SIG_DFL);
+	sigprocmask(SIG_SETMASK, mask, NULL);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(127);
+	/* to end it and all it started; a terminal's reader stays ours */
+	if (o->timeout > 0 && o->view == NULL && !isatty(0))
+		setpgid(0, 0);
+	if ((o->in_fd >= 0 && dup2(o->in_fd, 0) == -1) ||
+	    (o->out_fd >= 0 && dup2(o->out_fd, 1) == -1) ||
+	    (o->err_fd >= 0 && dup2(o->err_fd, 2) == -1))
+		_exit(127);
+	rerun_close_std();
+	/* its processes that do not exec hold nothing else of ours */
+	rerun_close_ours(report, o->strace != NULL ? o->log_fd : -1);
+	/* under every flag, warm nothing (see tame(3)) */
+	if (o->tree && o->tame_exec != NULL)
+		setenv("TAME_EXEC_TREE", "1", 1);
+	else
+		unsetenv("TAME_EXEC_TREE");
+	if (o->view != NULL)
+		view_child(o, argv, report);
+	log_path(o, argv, getpid(), path, sizeof(path), -1);
+	exec_command(o, argv);
+}
+
+/*
+ * The run's report, from its child: the layers' descriptor ('L'), why
+ * it could not be made ('E'), that it is under way ('R'), the command's
+ * wait status ('S').  first: until 'R' or 'E' (or the end), waiting.
+ */
+static void
+read_report(int from, struct trace_result *r, int first, int *status,
+    int *got_status)
+{
+	char buf[sizeof(r->view_error) + 1], ctl[CMSG_SPACE(sizeof(int))];
 	struct iovec io = { buf, sizeof(buf) - 1 };
 	struct msghdr msg;
 	struct cmsghdr *c;
@@ -258,71 +423,30 @@ read_report(int from, struct trace_result *r, int first)
 		if (n <= 0)
 			return;
 		c = CMSG_FIRSTHDR(&msg);
-		if (c != NULL && c->cmsg_type == SCM_RIGHTS)
+		if (c != NULL && c->cmsg_type == SCM_RIGHTS) {
+			if (r->layers >= 0)
+				close(r->layers);
 			memcpy(&r->layers, CMSG_DATA(c), sizeof(int));
-		else {
+		} else if (buf[0] == 'E') {
 			buf[n] = '\0';
 			snprintf(r->view_error, sizeof(r->view_error), "%s",
-			    buf);
+			    buf + 1);
+		} else if (buf[0] == 'S' && n == 1 + (ssize_t)sizeof(int)) {
+			memcpy(status, buf + 1, sizeof(int));
+			*got_status = 1;
 		}
-		if (first)
+		if (first && (buf[0] == 'R' || buf[0] == 'E'))
 			return;
 	}
-}
-
-/* In the run's child: enter its view, set its streams, and exec. */
-static void
-child(const struct trace_opts *o, char **argv, int report, pid_t parent)
-{
-	char why[512], log[64];
-	pid_t h;
-
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(127);
-	if (o->timeout > 0)
-		setpgid(0, 0);	/* to end it and all it started */
-	if ((o->in_fd >= 0 && dup2(o->in_fd, 0) == -1) ||
-	    (o->out_fd >= 0 && dup2(o->out_fd, 1) == -1) ||
-	    (o->err_fd >= 0 && dup2(o->err_fd, 2) == -1))
-		_exit(127);
-	/* under every flag, warm nothing (see tame(3)) */
-	if (o->tree && o->tame_exec != NULL)
-		setenv("TAME_EXEC_TREE", "1", 1);
-	else
-		unsetenv("TAME_EXEC_TREE");
-	if (o->view != NULL && view_enter(o->view, report, why,
-	    sizeof(why)) == -1) {
-		(void)send(report, why, strlen(why), MSG_NOSIGNAL);
-		_exit(127);
-	}
-	if (o->strace != NULL) {
-		if ((h = hold_log(o->log_fd)) == -1)
-			_exit(127);
-		snprintf(log, sizeof(log), "/proc/%ld/fd/%d", (long)h,
-		    o->log_fd);
-		argv[LOG_ARG] = log;
-	}
-	if (o->strace == NULL)
-		unsetenv("TAME_AUDIT");	/* a real run: --verify */
-	else
-		setenv("TAME_AUDIT", (o->tame_exec != NULL &&
-		    o->flags_all) || o->cold ? "permissive-cold" :
-		    "permissive", 1);
-	if (o->strace == NULL && o->tame_exec == NULL)
-		execvp(argv[0], argv);	/* the command as a shell would */
-	else
-		execv(argv[0], argv);
-	fprintf(stderr, "tame-audit: %s: %s\n", argv[0], strerror(errno));
-	_exit(127);
 }
 
 int
 trace_run(const struct trace_opts *o, struct trace_result *r)
 {
 	char *argv[64 + 1024];
-	int k = 0, i, status, report[2] = { -1, -1 };
+	int k = 0, i, status, told = 0, report[2] = { -1, -1 };
 	struct sigaction sa;
+	sigset_t stops, mask;
 	pid_t pid, w, parent = getpid();
 
 	memset(r, 0, sizeof(*r));
@@ -356,28 +480,38 @@ trace_run(const struct trace_opts *o, struct trace_result *r)
 	}
 	argv[k] = NULL;
 
-	/* a run's view sends its layers here, or why it could not enter */
 	if (o->view != NULL && socketpair(AF_UNIX, SOCK_SEQPACKET |
 	    SOCK_CLOEXEC, 0, report) == -1)
 		return -1;
-	if ((pid = fork()) == -1) {
+	/* a stop asked for before the run began: no run (trace_stop) */
+	sigemptyset(&stops);
+	sigaddset(&stops, SIGINT);
+	sigaddset(&stops, SIGQUIT);
+	sigaddset(&stops, SIGTERM);
+	sigaddset(&stops, SIGHUP);
+	sigprocmask(SIG_BLOCK, &stops, &mask);
+	pid = trace_stop ? 0 : fork();
+	if (pid == 0 && trace_stop)
+		r->stopped = 1;
+	else if (pid == 0)
+		child(o, argv, report[1], parent, &mask);
+	else if (pid > 0)
+		trace_running = pid;
+	sigprocmask(SIG_SETMASK, &mask, NULL);
+	if (pid <= 0) {
 		if (report[0] != -1) {
 			close(report[0]);
 			close(report[1]);
 		}
-		return -1;
+		return pid == -1 ? -1 : 0;
 	}
-	if (pid == 0)
-		child(o, argv, report[1], parent);
-	trace_running = pid;
 	if (report[1] != -1) {
 		close(report[1]);
-		read_report(report[0], r, 1);
+		read_report(report[0], r, 1, &status, &told);
 	}
 	if (o->started != NULL && r->view_error[0] == '\0')
 		o->started();
 	if (o->timeout > 0) {
-		setpgid(pid, pid);
 		memset(&sa, 0, sizeof(sa));
 		sa.sa_handler = on_alarm;
 		sigaction(SIGALRM, &sa, NULL);
@@ -385,19 +519,22 @@ trace_run(const struct trace_opts *o, struct trace_result *r)
 		alarm((unsigned)o->timeout);
 	}
 	while ((w = waitpid(pid, &status, 0)) == -1 && errno == EINTR) {
-		if (timed_out) {
-			kill(-pid, SIGKILL);
+		if (timed_out && !r->timed_out) {
+			/* a view's run ends whole with its child */
+			if (o->view != NULL || kill(-pid, SIGKILL) == -1)
+				kill(pid, SIGKILL);
 			r->timed_out = 1;
 		}
 	}
 	alarm(0);
 	trace_running = 0;
+	r->status = status;
 	if (report[0] != -1) {
-		read_report(report[0], r, 0);
+		told = 0;
+		read_report(report[0], r, 0, &status, &told);
+		if (told)
+			r->status = status;
 		close(report[0]);
 	}
-	if (w == -1)
-		return -1;
-	r->status = status;
-	return 0;
+	return w == -1 ? -1 : 0;
 }

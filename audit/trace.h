@@ -5,6 +5,9 @@
 #ifndef AUDIT_TRACE_H
 #define AUDIT_TRACE_H
 
+#include <sys/types.h>
+
+#include <signal.h>
 #include <stddef.h>
 
 struct view;
@@ -33,7 +36,8 @@ struct trace_opts {
 };
 
 struct trace_result {
-	int	 status;	/* strace's wait status */
+	int	 status;	/* strace's wait status (the command's) */
+	int	 stopped;	/* not made: a stop was asked for first */
 	int	 timed_out;	/* killed at the timeout */
 	int	 layers;	/* the run's layers (view.h), or -1 */
 	char	 view_error[512];	/* why the run could not enter its
@@ -42,10 +46,17 @@ struct trace_result {
 
 /*
  * The run under way, for a signal handler that ends it (trace_end);
- * 0 when none.  It dies with us (PR_SET_PDEATHSIG): a run in a view is
- * ours, never the user's.
+ * 0 when none.  It dies with us (PR_SET_PDEATHSIG); a run in a view
+ * is a PID namespace of its own, which its end ends whole.
  */
 extern volatile pid_t	trace_running;
+
+/*
+ * A stop asked for (its signal), set by the caller's handler: no run
+ * begins after it (trace_run returns with stopped).  Those signals are
+ * held off while a run is forked, so none falls between.
+ */
+extern volatile sig_atomic_t	trace_stop;
 
 /* End the run under way, from a signal handler too. */
 void	trace_end(void);

@@ -236,27 +236,33 @@ add_mount(struct view *v, const char *path, const char *type,
 
 /*
  * As root: every writable file system that keeps files is layered, the
- * rest bound as it is (what is under a bound one comes with it).
+ * rest bound as it is.  What is under a bound one comes with it, unless
+ * an overlay stands between (it hides what is under its lower): then it
+ * is bound again at its own place (the cgroup mounts under a tmpfs at
+ * /sys/fs/cgroup).
  */
 static void
 root_view(struct view *v, const struct mnt *m, int n)
 {
-	const char *bound = NULL;
+	const struct view_mount *above;
 	struct stat st;
 	enum view_kind kind;
-	int i, layer;
+	int i, k, layer;
 
 	for (i = 0; i < n; i++) {
 		layer = m[i].rw && is_layered_type(m[i].type) &&
 		    stat(m[i].path, &st) == 0 && S_ISDIR(st.st_mode);
+		/* the nearest mount above it: the longest path over it */
+		for (above = NULL, k = 0; k < v->nm; k++)
+			if (view_under(m[i].path, v->m[k].path) && (above ==
+			    NULL || strlen(v->m[k].path) > strlen(above->path)))
+				above = &v->m[k];
 		if (layer)
 			kind = VIEW_LAYER;
-		else if (bound != NULL && view_under(m[i].path, bound))
+		else if (above != NULL && above->kind != VIEW_LAYER)
 			kind = VIEW_INSIDE;
-		else {
+		else
 			kind = VIEW_BIND;
-			bound = m[i].path;
-		}
 		add_mount(v, m[i].path, m[i].type, kind, m[i].rw && !layer &&
 		    !is_special(m[i].path), mount_flags(m[i].opts));
 	}
@@ -592,19 +598,14 @@ hide_store(const struct view *v, const char *root)
 
 /* The tmpfs's descriptor to tame-audit, which keeps the layers by it. */
 static int
-send_store(const struct view *v, int to, char *why, size_t len)
+send_store(int fd, int to, char *why, size_t len)
 {
 	char byte = 'L', ctl[CMSG_SPACE(sizeof(int))];
 	struct iovec io = { &byte, 1 };
 	struct msghdr msg = { .msg_iov = &io, .msg_iovlen = 1,
 	    .msg_control = ctl, .msg_controllen = sizeof(ctl) };
 	struct cmsghdr *c;
-	int fd;
 
-	if ((fd = open(v->store, O_PATH | O_DIRECTORY | O_CLOEXEC)) == -1) {
-		snprintf(why, len, "%s: %s", v->store, strerror(errno));
-		return -1;
-	}
 	memset(ctl, 0, sizeof(ctl));
 	c = CMSG_FIRSTHDR(&msg);
 	c->cmsg_level = SOL_SOCKET;
@@ -613,10 +614,8 @@ send_store(const struct view *v, int to, char *why, size_t len)
 	memcpy(CMSG_DATA(c), &fd, sizeof(int));
 	if (sendmsg(to, &msg, MSG_NOSIGNAL) != 1) {
 		snprintf(why, len, "sending the layers: %s", strerror(errno));
-		close(fd);
 		return -1;
 	}
-	close(fd);
 	return 0;
 }
 
@@ -625,7 +624,7 @@ view_enter(const struct view *v, int to, char *why, size_t len)
 {
 	char root[64], target[PATH_MAX + 64], src[64];
 	struct sock socks[MAX_SOCKETS];
-	int *fds, k, nsock, rc = -1;
+	int *fds, k, nsock, store, rc = -1;
 
 	if (namespaces(v, why, len) == -1)
 		return -1;
@@ -684,14 +683,18 @@ view_enter(const struct view *v, int to, char *why, size_t len)
 		if (v->m[k].kind != VIEW_INSIDE)
 			close(fds[k]);
 	free(fds);
-	if (send_store(v, to, why, len) == -1)
+	/* the layers go to tame-audit once the run is sure to be made */
+	if ((store = open(v->store, O_PATH | O_DIRECTORY | O_CLOEXEC)) == -1) {
+		snprintf(why, len, "%s: %s", v->store, strerror(errno));
 		return -1;
+	}
 	if (chdir(root) == -1 || chroot(".") == -1)
 		snprintf(why, len, "chroot to %s: %s", root, strerror(errno));
 	else if (chdir(v->cwd) == -1)
 		snprintf(why, len, "%s in the view: %s", v->cwd,
 		    strerror(errno));
 	else
-		rc = 0;
+		rc = send_store(store, to, why, len);
+	close(store);
 	return rc;
 }

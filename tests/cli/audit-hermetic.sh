@@ -188,11 +188,18 @@ s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[2]); os.unlink(sys.argv[2])
 fi
 
 # Asked to stop (SIGTERM; ^C and SIGHUP go the same way) during the
-# audit's own runs: the files are untouched, no report, status 130
+# audit's own runs: the files are untouched, no report, status 130 (the
+# command cannot signal tame-audit from its view: the run's processes
+# see only each other)
 fresh term
-(cd "$W/term" && sh -c 'export TA=$$; exec "$0" --verify -o "$1" -- \
-    sh -c "echo more >> a.txt; kill -TERM \$TA"' "$AUDIT" "$W/term.r" \
-    2> "$W/term.err")
+(cd "$W/term" && exec "$AUDIT" --verify -o "$W/term.r" -- \
+    sh -c 'echo more >> a.txt; sleep 3' 2> "$W/term.err") &
+ta=$!
+until pgrep -f '^sh -c echo more >> a.txt; sleep 3' > /dev/null; do
+	kill -0 "$ta" 2> /dev/null || fail "SIGTERM: the audit ended first"
+done
+kill -TERM "$ta"
+wait "$ta"
 st=$?
 [ $st -eq 130 ] || fail "SIGTERM: status $st, $(cat "$W/term.err")"
 grep -q 'interrupted (SIGTERM) during the audit.s own runs' "$W/term.err" ||
