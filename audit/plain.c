@@ -179,6 +179,8 @@ same_stream(const struct stream *s, int from, int cut, int *compared,
 	off_t end;
 	int x, same;
 
+	if (from < 0)
+		return 1;
 	if (s->how == PIPED) {
 		*compared = 1;
 		cut |= s->part;
