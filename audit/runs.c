@@ -5,6 +5,7 @@
  * while one is under way.
  */
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 
 #include <dirent.h>
@@ -196,10 +197,11 @@ runs_outputs_joined(void)
 
 /*
  * How a run in a view writes where the user's descriptor fd goes: into a
- * memfd where that is a regular file (or closed: the run closes it);
- * else through a pipe to a drainer, which keeps 64 MiB, and for a pipe
- * then closes it.  /dev/null too: what the run prints still tells a
- * deciding run whether the program went the same way.
+ * memfd where that is a regular file, /dev/null (what the run prints
+ * still tells a deciding run whether the program went the same way) or
+ * closed (the run closes it); else (a pipe, a terminal, a socket)
+ * through a pipe to a drainer, which keeps 64 MiB, and for a pipe then
+ * closes it.
  */
 static void
 capture_one(int fd, int *keep, int *to, pid_t *drainer)
@@ -208,7 +210,8 @@ capture_one(int fd, int *keep, int *to, pid_t *drainer)
 
 	*to = *drainer = -1;
 	if (rerun_std_closed(fd) || fstat(fd, &st) == -1 ||
-	    S_ISREG(st.st_mode))
+	    S_ISREG(st.st_mode) || (S_ISCHR(st.st_mode) &&
+	    major(st.st_rdev) == 1 && minor(st.st_rdev) == 3))
 		*keep = rerun_capture();
 	else
 		*keep = rerun_drain(S_ISFIFO(st.st_mode), to, drainer);

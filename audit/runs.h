@@ -61,7 +61,7 @@ struct run_out {
 
 /*
  * The output of a run in a view, captured as the user's is made: a
- * regular file into a memfd; a pipe, a terminal, a socket or a device
+ * regular file or /dev/null into a memfd; a pipe, a terminal or a socket
  * through a pipe to a drainer that keeps the first 64 MiB (and, for a
  * pipe, then closes it: an endless producer meets a reader that has had
  * enough); one capture when the user's standard

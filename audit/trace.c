@@ -191,18 +191,20 @@ trace_end(void)
 /*
  * strace writes its log by a path, and the log is a descriptor of ours
  * (a memfd: nothing of it is left in any directory, whatever ends us).
- * A process of the run's own namespaces holds it, for strace to open as
- * /proc/PID/fd/N: strace cannot open ours from inside a user namespace,
- * and a descriptor it inherited would pass on to the command.  The
- * holder has no capabilities (else strace, without any, may not look at
- * it), is no child of strace's (strace waits for all its children), and
- * goes once strace has opened the log (its first line is written) or
- * the caller, watched, has gone.  Into path, the /proc path, by the pid
- * the holder reads in /proc (which PID namespace /proc shows is the
+ * Outside a view, strace opens ours, /proc/PID/fd/N of tame-audit.  In
+ * a view, a process of the run's own namespaces holds it, since strace
+ * sees neither our PID namespace nor, from a user namespace, may open
+ * our descriptors; and a descriptor strace inherited would pass on to
+ * the command.  The holder, a child of the run's first process (not of
+ * strace's, which waits for all its children), has no capabilities
+ * (else strace, without any, may not look at it), and goes once strace
+ * has opened the log (its first line is written); the PID namespace's
+ * end ends it otherwise.  Into path, the /proc path, by the pid the
+ * holder reads in /proc (which PID namespace /proc shows is its
  * mount's).
  */
 static int
-hold_log(int fd, pid_t watched, char *path, size_t len)
+hold_log(int fd, char *path, size_t len)
 {
 	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3,
 	    0 };
@@ -210,14 +212,14 @@ hold_log(int fd, pid_t watched, char *path, size_t len)
 	struct stat st;
 	char self[32];
 	ssize_t n;
-	pid_t mid;
-	int p[2], status;
+	int p[2];
 
-	if (pipe(p) == -1 || (mid = fork()) == -1)
+	if (pipe(p) == -1)
 		return -1;
-	if (mid == 0) {
-		if (fork() != 0)
-			_exit(0);
+	switch (fork()) {
+	case -1:
+		return -1;
+	case 0:
 		n = readlink("/proc/self", self, sizeof(self) - 1);
 		(void)write(p[1], self, n > 0 ? (size_t)n : 0);
 		memset(none, 0, sizeof(none));
@@ -225,16 +227,13 @@ hold_log(int fd, pid_t watched, char *path, size_t len)
 		if (fd > 0)
 			(void)close_range(0, (unsigned)fd - 1, 0);
 		(void)close_range((unsigned)fd + 1, ~0U, 0);
-		while (fstat(fd, &st) == 0 && st.st_size == 0 &&
-		    kill(watched, 0) == 0)
+		while (fstat(fd, &st) == 0 && st.st_size == 0)
 			usleep(2000);
 		_exit(0);
 	}
 	close(p[1]);
 	n = read(p[0], self, sizeof(self) - 1);
 	close(p[0]);
-	while (waitpid(mid, &status, 0) == -1 && errno == EINTR)
-		;
 	if (n <= 0)
 		return -1;
 	self[n] = '\0';
@@ -284,14 +283,16 @@ exec_command(const struct trace_opts *o, char **argv)
 	_exit(127);
 }
 
-/* The log's path into argv, a holder watching watched holding it. */
+/* The log's path into argv: in a view, a holder's; else ours. */
 static void
-log_path(const struct trace_opts *o, char **argv, pid_t watched,
-    char *path, size_t len, int report)
+log_path(const struct trace_opts *o, char **argv, char *path, size_t len,
+    int report, pid_t ours)
 {
 	if (o->strace == NULL)
 		return;
-	if (hold_log(o->log_fd, watched, path, len) == -1)
+	if (report < 0)
+		snprintf(path, len, "/proc/%ld/fd/%d", (long)ours, o->log_fd);
+	else if (hold_log(o->log_fd, path, len) == -1)
 		give_up(report, "a holder for strace's log: cannot fork");
 	argv[LOG_ARG] = path;
 }
@@ -318,7 +319,7 @@ init_child(const struct trace_opts *o, char **argv, int report)
 		    strerror(errno));
 		give_up(report, why);
 	}
-	log_path(o, argv, getpid(), path, sizeof(path), report);
+	log_path(o, argv, path, sizeof(path), report, 0);
 	say(report, 'R', "", 0);
 	if ((cmd = fork()) == -1)
 		give_up(report, "fork");
@@ -392,7 +393,7 @@ child(const struct trace_opts *o, char **argv, int report, pid_t parent,
 		unsetenv("TAME_EXEC_TREE");
 	if (o->view != NULL)
 		view_child(o, argv, report);
-	log_path(o, argv, getpid(), path, sizeof(path), -1);
+	log_path(o, argv, path, sizeof(path), -1, parent);
 	exec_command(o, argv);
 }
 
