@@ -18,6 +18,7 @@
 #include "plain.h"
 #include "rerun.h"
 #include "runs.h"
+#include "trace.h"
 
 /* One of the user's output descriptors, as the run gets it. */
 struct stream {
@@ -152,19 +153,6 @@ on_alarm(int sig)
 		kill(command, SIGKILL);
 }
 
-static void
-set_handlers(void (*h)(int))
-{
-	static const int sigs[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP };
-	struct sigaction sa;
-	size_t i;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = h;
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
-}
-
 /*
  * Did stream s get what the audited run's capture from holds?  Where
  * either kept only a first part (cut), as far as both go.
@@ -249,21 +237,17 @@ plain_run(const struct options *o, const struct run_out *first,
 	memset(p, 0, sizeof(*p));
 	got_sig = timed_out = 0;
 	/* from here a stop is for the user's run; one before it, ours */
-	sigemptyset(&stops);
-	sigaddset(&stops, SIGINT);
-	sigaddset(&stops, SIGQUIT);
-	sigaddset(&stops, SIGTERM);
-	sigaddset(&stops, SIGHUP);
+	trace_stop_signals(&stops);
 	sigprocmask(SIG_BLOCK, &stops, &mask);
 	runs_stop_if_asked();	/* nothing of the user's ran */
-	set_handlers(on_signal);
+	trace_on_stops(on_signal);
 	open_stream(&s[0], 1);
 	open_stream(&s[1], 2);
 	in = rerun_stdin_next();
 	if ((pid = fork()) == -1)
 		err(1, "fork");
 	if (pid == 0) {
-		set_handlers(SIG_DFL);
+		trace_on_stops(SIG_DFL);
 		sigprocmask(SIG_SETMASK, &mask, NULL);
 		if ((in >= 0 && dup2(in, 0) == -1) ||
 		    (s[0].how == PIPED && dup2(s[0].to, 1) == -1) ||

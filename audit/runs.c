@@ -52,20 +52,6 @@ runs_stop_if_asked(void)
 	exit(130);
 }
 
-/* Our own stop handlers, for as long as runs in views are made. */
-static void
-catch_stops(void)
-{
-	static const int sigs[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP };
-	struct sigaction sa;
-	size_t i;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
-}
-
 /*
  * One run only, the user's, traced in the real tree: say why, where the
  * user did not ask for it.
@@ -177,7 +163,7 @@ runs_open(struct options *o)
 		return;
 	}
 	o->hermetic = o->ctx.hermetic = 1;
-	catch_stops();
+	trace_on_stops(on_stop);	/* for as long as runs in views go */
 }
 
 /*

@@ -179,6 +179,30 @@ on_alarm(int sig)
 	timed_out = 1;
 }
 
+static const int	stop_sigs[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP };
+
+void
+trace_stop_signals(sigset_t *set)
+{
+	size_t i;
+
+	sigemptyset(set);
+	for (i = 0; i < sizeof(stop_sigs) / sizeof(stop_sigs[0]); i++)
+		sigaddset(set, stop_sigs[i]);
+}
+
+void
+trace_on_stops(void (*handler)(int))
+{
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = handler;
+	for (i = 0; i < sizeof(stop_sigs) / sizeof(stop_sigs[0]); i++)
+		sigaction(stop_sigs[i], &sa, NULL);
+}
+
 void
 trace_end(void)
 {
@@ -366,12 +390,9 @@ static void
 child(const struct trace_opts *o, char **argv, int report, pid_t parent,
     const sigset_t *mask)
 {
-	static const int stops[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP };
 	char path[64];
-	size_t i;
 
-	for (i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
-		signal(stops[i], SIG_DFL);
+	trace_on_stops(SIG_DFL);
 	sigprocmask(SIG_SETMASK, mask, NULL);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
@@ -485,11 +506,7 @@ trace_run(const struct trace_opts *o, struct trace_result *r)
 	    SOCK_CLOEXEC, 0, report) == -1)
 		return -1;
 	/* a stop asked for before the run began: no run (trace_stop) */
-	sigemptyset(&stops);
-	sigaddset(&stops, SIGINT);
-	sigaddset(&stops, SIGQUIT);
-	sigaddset(&stops, SIGTERM);
-	sigaddset(&stops, SIGHUP);
+	trace_stop_signals(&stops);
 	sigprocmask(SIG_BLOCK, &stops, &mask);
 	pid = trace_stop ? 0 : fork();
 	if (pid == 0 && trace_stop)

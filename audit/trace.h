@@ -61,6 +61,13 @@ extern volatile sig_atomic_t	trace_stop;
 /* End the run under way, from a signal handler too. */
 void	trace_end(void);
 
+/*
+ * The signals that ask for a stop: ^C, SIGQUIT, SIGTERM, SIGHUP; as a
+ * set, or each given handler (SIG_DFL in a run's child).
+ */
+void	trace_stop_signals(sigset_t *set);
+void	trace_on_stops(void (*handler)(int));
+
 /* Returns 0, or -1 with errno (fork, exec of strace). */
 int	trace_run(const struct trace_opts *, struct trace_result *);
 

@@ -636,6 +636,16 @@ def wait_quiet(pattern, limit=20):
     raise Fail("processes of the run still there after %d s" % limit)
 
 
+def start_verify(top, user, cmd, out):
+    """tame-audit --verify of cmd in top, in a session of its own (so
+    that ^C can go to its whole group), its report in top/report."""
+    return subprocess.Popen(as_user([AUDIT, "--verify", "-o", "report",
+                                     "--"] + cmd, user), cwd=top,
+                            env=env_for(top), stdin=subprocess.DEVNULL,
+                            stdout=out, stderr=subprocess.PIPE,
+                            start_new_session=True)
+
+
 def signalled(work, user, name, sig, at, to_group):
     top = os.path.join(work, name)
     os.makedirs(os.path.join(top, "tmp"))
@@ -645,11 +655,7 @@ def signalled(work, user, name, sig, at, to_group):
             os.chown(d, user, user)
     before = ours_in_tmp()
     out = open(os.path.join(top, "stdout"), "wb")
-    p = subprocess.Popen(as_user([AUDIT, "--verify", "-o", "report", "--",
-                                  "sh", "-c", STEPS], user), cwd=top,
-                         env=env_for(top), stdin=subprocess.DEVNULL,
-                         stdout=out, stderr=subprocess.PIPE,
-                         start_new_session=True)
+    p = start_verify(top, user, ["sh", "-c", STEPS], out)
     time.sleep(at)
     try:
         if to_group:
@@ -734,11 +740,7 @@ def case_later_sigint(work, user):
     script = ("import time; open('made', 'a').write('x'); time.sleep(1); "
               "print('done')")
     out = open(os.path.join(top, "out.txt"), "wb")
-    p = subprocess.Popen(as_user([AUDIT, "--verify", "-o", "report", "--",
-                                  "python3", "-c", script], user), cwd=top,
-                         env=env_for(top), stdin=subprocess.DEVNULL,
-                         stdout=out, stderr=subprocess.PIPE,
-                         start_new_session=True)
+    p = start_verify(top, user, ["python3", "-c", script], out)
     wait_runs("^python3 -c import time", 2)
     time.sleep(0.3)
     os.killpg(p.pid, signal.SIGINT)
