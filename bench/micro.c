@@ -20,6 +20,8 @@
 
 #include <err.h>
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
@@ -147,6 +149,24 @@ op_msg_udp(void)
 	return msg_round_trip(udp, udp);
 }
 
+/*
+ * What glibc's fork, posix_spawn and pthread_create, and dash around
+ * each fork, do with the signal mask: block, then put it back.  Tamed,
+ * the block traps (the handler sets the mask less SIGSYS, so that a
+ * violation then still has its line); the unblock does not.
+ */
+static int
+op_sigmask_block(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	if (pthread_sigmask(SIG_BLOCK, &set, NULL) != 0)
+		return -1;
+	return pthread_sigmask(SIG_UNBLOCK, &set, NULL) == 0 ? 0 : -1;
+}
+
 static void
 run_op(struct bench_state *s, void *arg)
 {
@@ -179,6 +199,7 @@ const struct op ops[] = {
 	{ "openat_close_granted", op_open_granted, 0 },
 	{ "msg_unix", op_msg_unix, 0 },
 	{ "msg_udp", op_msg_udp, 0 },
+	{ "sigmask_block", op_sigmask_block, 0 },
 	/* the Landlock and openat2 paths of tmppath, side by side only */
 	{ "tmp_create_remove", op_tmp_create_remove, TAME_TMPPATH, 1 },
 };

@@ -19,6 +19,7 @@
 #include <sys/syscall.h>
 #include <linux/fs.h>
 #include <linux/prctl.h>
+#include <linux/sched.h>
 #include <netinet/in.h>
 
 #include <errno.h>
@@ -120,6 +121,9 @@ enum kind {
 	K_PRCTL,		/* prctl option */
 	K_AT,			/* AT_* flags of the *at calls */
 	K_HEX,			/* flag words shown in hex */
+	K_CLONE,		/* clone flags and exit signal, all of them:
+				   the table's mask would hide what kind
+				   of clone it was (a fork shows 0) */
 };
 
 struct abi {
@@ -182,8 +186,8 @@ static const struct abi abi[] = {
 	{ __NR_mmap, { [2] = K_PROT, [3] = K_MAP } },
 	{ __NR_mprotect, { [2] = K_PROT } },
 	{ __NR_pkey_mprotect, { [2] = K_PROT } },
-	{ __NR_clone, { [0] = K_HEX } },
-	{ __NR_unshare, { [0] = K_HEX } },
+	{ __NR_clone, { [0] = K_CLONE } },
+	{ __NR_unshare, { [0] = K_CLONE } },
 	{ __NR_rt_sigaction, { [0] = K_SIG } },
 	{ __NR_kill, { [1] = K_SIG } },
 	{ __NR_tkill, { [1] = K_SIG } },
@@ -303,6 +307,16 @@ static const struct sym at_bits[] = {
 	S(AT_NO_AUTOMOUNT), S(AT_EMPTY_PATH),
 };
 
+static const struct sym clone_bits[] = {
+	S(CLONE_VM), S(CLONE_FS), S(CLONE_FILES), S(CLONE_SIGHAND),
+	S(CLONE_PIDFD), S(CLONE_PTRACE), S(CLONE_VFORK), S(CLONE_PARENT),
+	S(CLONE_THREAD), S(CLONE_NEWNS), S(CLONE_SYSVSEM), S(CLONE_SETTLS),
+	S(CLONE_PARENT_SETTID), S(CLONE_CHILD_CLEARTID), S(CLONE_UNTRACED),
+	S(CLONE_CHILD_SETTID), S(CLONE_NEWCGROUP), S(CLONE_NEWUTS),
+	S(CLONE_NEWIPC), S(CLONE_NEWUSER), S(CLONE_NEWPID), S(CLONE_NEWNET),
+	S(CLONE_IO),
+};
+
 static const struct sym mode_syms[] = {
 	S(S_IFIFO), S(S_IFCHR), S(S_IFDIR), S(S_IFBLK), S(S_IFREG),
 	S(S_IFLNK), S(S_IFSOCK),
@@ -405,6 +419,16 @@ put_value(struct tame_line *l, int kind, uint32_t v)
 		return;
 	case K_HEX:
 		tame__put_hex(l, v);
+		return;
+	case K_CLONE:		/* the low byte: the signal at the end */
+		if ((v & ~CSIGNAL) != 0 || (v & CSIGNAL) == 0)
+			put_bits(l, clone_bits, N(clone_bits), v & ~CSIGNAL,
+			    "0");
+		if ((v & CSIGNAL) != 0) {
+			if ((v & ~CSIGNAL) != 0)
+				tame__put(l, "|");
+			put_sym(l, sig_syms, N(sig_syms), v & CSIGNAL);
+		}
 		return;
 	}
 	if ((int32_t)v > -4096 && (int32_t)v < 4096)
@@ -530,7 +554,8 @@ tame__describe(struct tame_line *l, const struct tame_call *c)
 		if (mask[i] == 0)
 			continue;
 		tame__put(l, " ");
-		put_value(l, kind, (uint32_t)c->a[i] & mask[i]);
+		put_value(l, kind, (uint32_t)c->a[i] &
+		    (kind == K_CLONE ? ~0u : mask[i]));
 	}
 	if (c->detail != NULL) {
 		tame__put(l, " ");

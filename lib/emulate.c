@@ -20,6 +20,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
@@ -399,10 +400,60 @@ xattr_call(struct tame_call *c, long *ret)
 	return 0;
 }
 
+/*
+ * rt_sigprocmask that may block: the kernel sets the mask (it checks
+ * how, the sizes and the pointers, and copies), from the handler's
+ * mask, which is the trapped thread's plus SIGSYS; the old mask it
+ * writes loses that SIGSYS again.  The new mask, less SIGSYS, is the
+ * one the thread gets back when the handler returns.
+ */
+static int
+mask_call(struct tame_call *c, long *ret)
+{
+	uint64_t now;
+
+	*ret = tame__gate(SYS_rt_sigprocmask, (long)c->a[0], (long)c->a[1],
+	    (long)c->a[2], (long)c->a[3], 0, 0);
+	if (*ret != 0)
+		return 0;
+	if (c->a[2] != 0)
+		*(volatile uint64_t *)(uintptr_t)c->a[2] &= ~TAME_SIGSYS_BIT;
+	if (tame__gate(SYS_rt_sigprocmask, SIG_BLOCK, 0, (long)&now,
+	    sizeof(now), 0, 0) == 0)
+		*c->mask = now & ~TAME_SIGSYS_BIT;
+	return 0;
+}
+
+/*
+ * rt_sigaction with a new action: the same action with SIGSYS out of
+ * the mask its handler runs under.  The kernel's struct is the same on
+ * both arches: handler, flags, restorer, mask.
+ */
+static int
+action_call(struct tame_call *c, long *ret)
+{
+	uint64_t act[4];
+	long newact = (long)c->a[1];
+
+	if (c->a[3] == sizeof(act[3])) {	/* else the kernel's EINVAL */
+		if ((*ret = tame__copy_in(act, c->a[1], sizeof(act))) != 0)
+			return 0;
+		act[3] &= ~TAME_SIGSYS_BIT;
+		newact = (long)act;
+	}
+	*ret = tame__gate(SYS_rt_sigaction, (long)c->a[0], newact,
+	    (long)c->a[2], (long)c->a[3], 0, 0);
+	return 0;
+}
+
 int
 tame__emulate(int held, struct tame_call *c, long *ret)
 {
 	switch (c->nr) {
+	case SYS_rt_sigprocmask:
+		return mask_call(c, ret);
+	case SYS_rt_sigaction:
+		return action_call(c, ret);
 	case SYS_openat:
 #ifdef SYS_open
 	case SYS_open:

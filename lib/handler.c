@@ -16,6 +16,7 @@
 #include <sys/syscall.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
@@ -85,6 +86,7 @@ on_sigsys(int sig, siginfo_t *si, void *ctx)
 	c.path = NULL;
 	c.detail = NULL;
 	c.need = 0;
+	c.mask = (uint64_t *)(void *)&uc->uc_sigmask;
 #if defined(__x86_64__)
 	c.a[0] = uc->uc_mcontext.gregs[REG_RDI];
 	c.a[1] = uc->uc_mcontext.gregs[REG_RSI];
@@ -118,6 +120,60 @@ violation:
 	/* The same call traps again with SIGSYS blocked: death by SIGSYS. */
 	syscall(c.nr, c.a[0], c.a[1], c.a[2], c.a[3], c.a[4], c.a[5]);
 	tame__gate(SYS_exit_group, 128 + SIGSYS, 0, 0, 0, 0, 0);
+}
+
+/* The caught signals, from /proc/self/status's SigCgt, or all. */
+static uint64_t
+caught_signals(void)
+{
+	char buf[2048], *p;
+	uint64_t cgt = 0;
+	long fd, n;
+	int digits = 0;
+
+	fd = tame__gate(SYS_openat, AT_FDCWD, (long)"/proc/self/status",
+	    O_RDONLY | O_CLOEXEC, 0, 0, 0);
+	if (fd < 0)
+		return ~(uint64_t)0;
+	n = tame__gate(SYS_read, fd, (long)buf, sizeof(buf) - 1, 0, 0, 0);
+	tame__gate(SYS_close, fd, 0, 0, 0, 0, 0);
+	if (n <= 0)
+		return ~(uint64_t)0;
+	buf[n] = '\0';
+	if ((p = strstr(buf, "\nSigCgt:")) == NULL)
+		return ~(uint64_t)0;
+	for (p += 8; *p == '\t' || *p == ' '; p++)
+		;
+	for (; digits < 16; p++, digits++) {
+		if (*p >= '0' && *p <= '9')
+			cgt = cgt << 4 | (uint64_t)(*p - '0');
+		else if (*p >= 'a' && *p <= 'f')
+			cgt = cgt << 4 | (uint64_t)(*p - 'a' + 10);
+		else
+			break;
+	}
+	return digits == 16 ? cgt : ~(uint64_t)0;
+}
+
+void
+tame__spare_sigsys(void)
+{
+	uint64_t act[4], caught = caught_signals();	/* handler, flags,
+							   restorer, mask */
+	int sig;
+
+	for (sig = 1; sig <= 64; sig++) {
+		if (!(caught & ((uint64_t)1 << (sig - 1))) || sig == SIGSYS ||
+		    sig == SIGKILL || sig == SIGSTOP)
+			continue;
+		if (tame__gate(SYS_rt_sigaction, sig, 0, (long)act,
+		    sizeof(act[3]), 0, 0) != 0 || act[0] <= 1 ||
+		    !(act[3] & TAME_SIGSYS_BIT))
+			continue;	/* SIG_DFL, SIG_IGN, or spares it */
+		act[3] &= ~TAME_SIGSYS_BIT;
+		tame__gate(SYS_rt_sigaction, sig, (long)act, 0,
+		    sizeof(act[3]), 0, 0);
+	}
 }
 
 /*

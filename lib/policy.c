@@ -85,6 +85,7 @@
 #define PROC		TAME_PROC
 #define CMSG		TAME_CMSG
 #define NOUNIX		TAME__NOUNIX
+#define THREADED	TAME__THREADED
 #define NET		(INET | UNIX | DNSPATH)
 
 /* Open flags: see TAME_OPEN_BITS in policy.h. */
@@ -232,7 +233,29 @@ const struct tame_rule tame_rules[] = {
 	/* Signals within the process.  SIGSYS stays libtame's. */
 	{ SYS(rt_sigreturn), BASE, .why = WHY_SIG },
 	{ SYS(restart_syscall), BASE, .why = WHY_SIG },
-	{ SYS(rt_sigprocmask), BASE, .why = WHY_SIG },
+	/*
+	 * SIGSYS is never blocked once tamed.  A trap that comes while it
+	 * is blocked kills at once, without the handler and its line, and
+	 * dash and glibc block every signal around fork, vfork and spawn:
+	 * a mask that may block SIGSYS, and a handler's mask, are set by
+	 * the SIGSYS handler with SIGSYS left out (emulate.c).  Reading a
+	 * mask, unblocking and an invalid "how" need no look.  (The trap
+	 * is the narrow row, the allowance the rest: its complement would
+	 * be thousands of rules in the libseccomp oracle.)  A process that
+	 * had other threads at its first tame() is not trapped: their
+	 * masks are their own, and a trap where one blocks SIGSYS (a
+	 * worker that blocks every signal, a thread just made, which
+	 * glibc starts with all blocked) would kill it.
+	 */
+	{ SYS(rt_sigprocmask), BASE, THREADED,
+	    .why = "threads made before tame(): masks as they were" },
+	{ SYS(rt_sigprocmask), BASE, .cond = { FROM_LIBTAME },
+	    .why = "the SIGSYS handler sets the mask it was asked" },
+	{ SYS(rt_sigprocmask), BASE, .action = TA_EMULATE, .cond = { IN(0,
+	    ALL32, SIG_BLOCK, SIG_SETMASK), NOTNULL(1) },
+	    .why = "block signals: SIGSYS stays unblocked" },
+	{ SYS(rt_sigprocmask), BASE,
+	    .why = "read the mask, unblock signals" },
 	{ SYS(rt_sigpending), BASE, .why = WHY_SIG },
 	{ SYS(rt_sigsuspend), BASE, .why = WHY_SIG },
 	{ SYS(rt_sigtimedwait), BASE, .why = WHY_SIG },
@@ -248,7 +271,14 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(rt_sigaction), BASE, .action = TA_ERRNO, .errnum = EINVAL,
 	    .cond = { IN(0, ALL32, SIGSYS), NOTNULL(1) },
 	    .why = "SIGSYS is libtame's: EINVAL, as for SIGKILL" },
-	{ SYS(rt_sigaction), BASE, .why = "handlers for any other signal" },
+	{ SYS(rt_sigaction), BASE, THREADED,
+	    .why = "threads made before tame(): actions as they were" },
+	{ SYS(rt_sigaction), BASE, .cond = { FROM_LIBTAME },
+	    .why = "the SIGSYS handler sets the action it was asked" },
+	{ SYS(rt_sigaction), BASE, .action = TA_EMULATE, .cond = {
+	    NOTNULL(1) },
+	    .why = "handlers for other signals: never blocking SIGSYS" },
+	{ SYS(rt_sigaction), BASE, .why = "read a signal's action" },
 
 	/* Time. */
 	{ SYS(clock_gettime), BASE, .why = WHY_TIME },

@@ -27,7 +27,16 @@
 #define TAME__NOUNIX	0x10000000
 #define TAME__BASE	0x20000000
 #define TAME__ALWAYS	0x40000000
-#define TAME__INTERNAL	(TAME__NOUNIX | TAME__BASE | TAME__ALWAYS)
+/*
+ * THREADED is state too: the first tame() found other threads, whose
+ * signal masks are their own and may block SIGSYS, so a trapped mask
+ * call there would kill without the handler: the mask calls are not
+ * trapped in such a process (policy.c, "SIGSYS is never blocked").
+ * Set at the first call only, kept by later ones.
+ */
+#define TAME__THREADED	0x08000000
+#define TAME__STATE	(TAME__NOUNIX | TAME__THREADED)
+#define TAME__INTERNAL	(TAME__STATE | TAME__BASE | TAME__ALWAYS)
 
 /* What a matching row does. */
 enum tame_action {

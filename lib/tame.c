@@ -174,9 +174,14 @@ current_held(void)
 static int
 with_state(int want, int held)
 {
+	int single;
+
 	if (tame__state.tamed)
-		return want | (held & TAME__NOUNIX);
-	if (tame__nounix_considered(want) && single_threaded() &&
+		return want | (held & TAME__STATE);
+	single = single_threaded();
+	if (!single)
+		want |= TAME__THREADED;
+	if (tame__nounix_considered(want) && single &&
 	    !tame__holds_unix_socket())
 		want |= TAME__NOUNIX;
 	return want;
@@ -203,7 +208,7 @@ tame_locked(int flags)
 		errno = EPERM;		/* only reductions */
 		return -1;
 	}
-	if (tame__state.tamed && want == (held & ~TAME__NOUNIX)) {
+	if (tame__state.tamed && want == (held & ~TAME__STATE)) {
 		audit_marker(flags);	/* nothing narrows: nothing new */
 		return 0;
 	}
@@ -279,6 +284,8 @@ tame_locked(int flags)
 		    sizeof(tame__state.progname) - 1);
 		if (tame__install_handler(&old_sigsys) == -1)
 			goto fail;
+		if (!(want & TAME__THREADED))
+			tame__spare_sigsys();
 	}
 	/*
 	 * A trap with SIGSYS blocked kills without a word, and emulated

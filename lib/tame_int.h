@@ -48,6 +48,8 @@ struct tame_call {
 	const char	*detail;	/* what the handler saw, for the report
 					   ("SCM_RIGHTS"), or NULL */
 	int		 need;		/* with detail: the flags it needs */
+	uint64_t	*mask;		/* the trapping thread's signal mask,
+					   set again when the handler returns */
 	_Alignas(8) char buf[PATH_MAX];	/* the path, or ancillary data */
 };
 
@@ -144,8 +146,24 @@ int	tame__cmsg_rights(const void *ctl, size_t len);
 /* Write the violation line for c. */
 void	tame__violation(const struct tame_call *c);
 
+/* SIGSYS's bit in the kernel's signal set (8 bytes on both arches). */
+#define TAME_SIGSYS_BIT	((uint64_t)1 << (SIGSYS - 1))	/* with <signal.h> */
+
 struct sigaction;
 int	tame__install_handler(struct sigaction *);
+
+/*
+ * Before the first filter of a single-threaded process: actions set
+ * before tame() may block SIGSYS while their handler runs
+ * (sigfillset(&sa.sa_mask)), and a trap there, a mask call or
+ * siglongjmp() as much as a violation, would kill without the handler:
+ * each caught signal's action is set again with SIGSYS out of its mask.
+ * Which are caught comes from /proc/self/status (one read; 64
+ * rt_sigaction calls cost as much as the rest of tame()); without it,
+ * all are asked.  Not with other threads: one could set an action
+ * between the read and the write.
+ */
+void	tame__spare_sigsys(void);
 
 /*
  * The ways held could be widened to allow one call (path: its path,

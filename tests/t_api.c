@@ -17,6 +17,8 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -721,6 +723,239 @@ START_TEST(test_tame_unblocks_sigsys)
 }
 END_TEST
 
+/*
+ * SIGSYS is never blocked after tame(): dash and glibc block every signal
+ * around fork and spawn, and a trap with SIGSYS blocked would kill with
+ * no line.  The handler sets such masks itself, less SIGSYS.
+ */
+static int
+body_fork_all_blocked(void *arg)
+{
+	sigset_t all;
+
+	(void)arg;
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, NULL);
+	fork();
+	return 0;
+}
+
+static int
+body_system(void *arg)
+{
+	(void)arg;
+	return system("true");
+}
+
+static void
+on_usr1_violate(int sig)
+{
+	(void)sig;
+	socket(AF_INET, SOCK_STREAM, 0);
+}
+
+static int
+body_violation_in_handler_blocking_all(void *arg)
+{
+	struct sigaction sa;
+
+	(void)arg;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr1_violate;
+	sigfillset(&sa.sa_mask);
+	if (sigaction(SIGUSR1, &sa, NULL) == -1)
+		return 1;
+	raise(SIGUSR1);
+	return 2;
+}
+
+START_TEST(test_violation_with_every_signal_blocked_is_reported)
+{
+	struct outcome o = h_run(TAME_STDIO | TAME_RPATH, NULL,
+	    body_fork_all_blocked, NULL);
+
+	ck_assert_violation(o, "clone", "proc");
+	/* a fork's clone, named as what it is (the table's mask shows 0) */
+	ck_assert_msg(strstr(o.err, "tame: clone CLONE_CHILD_CLEARTID|"
+	    "CLONE_CHILD_SETTID|SIGCHLD needs proc\n") != NULL, "%s", o.err);
+	o = h_run(TAME_STDIO | TAME_RPATH, NULL, body_system, NULL);
+	ck_assert_violation(o, "clone", "proc");
+	ck_assert_msg(strstr(o.err, "tame: clone CLONE_VM|CLONE_VFORK|"
+	    "SIGCHLD needs proc\n") != NULL, "%s", o.err);
+	o = h_run(TAME_STDIO, NULL, body_violation_in_handler_blocking_all,
+	    NULL);
+	ck_assert_violation(o, "socket", "inet");
+}
+END_TEST
+
+/* The masks a program sets and reads back are its own, less SIGSYS. */
+static int
+body_masks_as_asked(void *arg)
+{
+	sigset_t set, old, now;
+	struct sigaction sa, back;
+	struct stat st;
+
+	(void)arg;
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigaddset(&set, SIGSYS);
+	if (sigprocmask(SIG_BLOCK, &set, &old) == -1)
+		return 1;
+	if (sigismember(&old, SIGUSR1) || sigismember(&old, SIGSYS))
+		return 2;
+	if (sigprocmask(SIG_BLOCK, NULL, &now) == -1 ||
+	    !sigismember(&now, SIGUSR1) || sigismember(&now, SIGSYS))
+		return 3;
+	if (fstat(1, &st) == -1)	/* an emulated call: SIGSYS gets in */
+		return 4;
+	if (sigprocmask(SIG_SETMASK, &old, NULL) == -1 ||
+	    sigprocmask(SIG_BLOCK, NULL, &now) == -1 ||
+	    sigismember(&now, SIGUSR1))
+		return 5;
+	/* the kernel's own answers */
+	if (syscall(SYS_rt_sigprocmask, 99, &set, NULL, 8) != -1 ||
+	    errno != EINVAL)
+		return 6;
+	if (syscall(SYS_rt_sigprocmask, SIG_BLOCK, (void *)8, NULL, 8) !=
+	    -1 || errno != EFAULT)
+		return 7;
+	if (syscall(SYS_rt_sigprocmask, SIG_BLOCK, &set, NULL, 4) != -1 ||
+	    errno != EINVAL)
+		return 8;
+	if (syscall(SYS_rt_sigaction, SIGUSR2, (void *)8, NULL, 8) != -1 ||
+	    errno != EFAULT)
+		return 9;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_IGN;
+	sigfillset(&sa.sa_mask);
+	if (sigaction(SIGUSR2, &sa, NULL) == -1 ||
+	    sigaction(SIGUSR2, NULL, &back) == -1)
+		return 10;
+	if (back.sa_handler != SIG_IGN || !sigismember(&back.sa_mask,
+	    SIGUSR1) || sigismember(&back.sa_mask, SIGSYS))
+		return 11;
+	return 0;
+}
+
+/*
+ * A handler installed before tame() with every signal in its mask (the
+ * common sigfillset idiom): its mask is spared SIGSYS at the first
+ * tame(), so siglongjmp() out of it (a mask call, trapped) goes on, and
+ * a violation inside it has its line.
+ */
+static sigjmp_buf back_to_loop;
+
+static void
+on_usr1_jump(int sig)
+{
+	(void)sig;
+	siglongjmp(back_to_loop, 1);
+}
+
+static int
+setup_full_mask_handlers(void *arg)
+{
+	struct sigaction sa;
+
+	(void)arg;
+	memset(&sa, 0, sizeof(sa));
+	sigfillset(&sa.sa_mask);
+	sa.sa_handler = on_usr1_jump;
+	if (sigaction(SIGUSR1, &sa, NULL) == -1)
+		return 1;
+	sa.sa_handler = on_usr1_violate;
+	return sigaction(SIGUSR2, &sa, NULL) == -1;
+}
+
+static int
+body_jump_out_then_violate(void *arg)
+{
+	(void)arg;
+	if (sigsetjmp(back_to_loop, 1) == 0) {
+		raise(SIGUSR1);
+		return 2;		/* the handler did not jump */
+	}
+	raise(SIGUSR2);			/* socket() in the handler */
+	return 3;
+}
+
+START_TEST(test_handlers_set_before_tame_spare_sigsys)
+{
+	struct outcome o = h_run(TAME_STDIO, setup_full_mask_handlers,
+	    body_jump_out_then_violate, NULL);
+
+	ck_assert_violation(o, "socket", "inet");
+}
+END_TEST
+
+/*
+ * With other threads at the first tame(), masks are theirs: a worker
+ * that blocked every signal (SIGSYS too) before tame() blocks and
+ * unblocks again after it, and lives.
+ */
+static void *
+worker_blocking_all(void *arg)
+{
+	int *fd = arg;
+	sigset_t all, one;
+	char c;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, NULL);
+	if (write(fd[1], "r", 1) != 1 || read(fd[1], &c, 1) != 1)
+		return (void *)1L;
+	sigemptyset(&one);
+	sigaddset(&one, SIGUSR1);
+	if (pthread_sigmask(SIG_BLOCK, &one, NULL) != 0)
+		return (void *)2L;
+	return NULL;
+}
+
+static int worker_fd[2];
+static pthread_t worker;
+
+static int
+setup_worker(void *arg)
+{
+	char c;
+
+	(void)arg;
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, worker_fd) == -1 ||
+	    pthread_create(&worker, NULL, worker_blocking_all, worker_fd) != 0)
+		return 1;
+	return read(worker_fd[0], &c, 1) != 1;	/* it has blocked all */
+}
+
+static int
+body_release_worker(void *arg)
+{
+	void *ret;
+
+	(void)arg;
+	if (write(worker_fd[0], "g", 1) != 1 ||
+	    pthread_join(worker, &ret) != 0)
+		return 4;
+	return (int)(long)ret;
+}
+
+START_TEST(test_threads_before_tame_keep_their_masks)
+{
+	struct outcome o = h_run(TAME_STDIO, setup_worker,
+	    body_release_worker, NULL);
+
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
+START_TEST(test_masks_are_set_as_asked_less_sigsys)
+{
+	struct outcome o = h_run(TAME_STDIO, NULL, body_masks_as_asked, NULL);
+
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
 #if defined(__x86_64__)
 /* x86's other ABIs (arm64's, AArch32, is t_bypass's: it needs an exec) */
 static int
@@ -816,6 +1051,10 @@ api_suite(void)
 	tcase_add_test(tc, test_landlock_layers_used_up);
 	tcase_add_test(tc, test_domain_kind_by_abi);
 	tcase_add_test(tc, test_tame_unblocks_sigsys);
+	tcase_add_test(tc, test_violation_with_every_signal_blocked_is_reported);
+	tcase_add_test(tc, test_masks_are_set_as_asked_less_sigsys);
+	tcase_add_test(tc, test_handlers_set_before_tame_spare_sigsys);
+	tcase_add_test(tc, test_threads_before_tame_keep_their_masks);
 #if defined(__x86_64__)
 	tcase_add_test(tc, test_foreign_entry_points_die);
 #endif

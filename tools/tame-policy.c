@@ -370,6 +370,9 @@ print_group(int group, int implies)
 		if (r->all & TAME__NOUNIX)
 			snprintf(label, sizeof(label), "While the process "
 			    "holds no AF_UNIX socket");
+		else if (r->all & TAME__THREADED)
+			snprintf(label, sizeof(label), "In a process that "
+			    "had other threads at its first tame()");
 		else
 			snprintf(label, sizeof(label), "Together with %s",
 			    words);

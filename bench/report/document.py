@@ -143,6 +143,12 @@ the untamed process of the same round, as in the table above.
          "the same process holding none (NOUNIX): "
          + cell("msg_udp", "tame-nounix") + "; any filter (allow1): "
          + cell("msg_udp", "allow1")],
+        ["a signal mask blocked and put back (glibc's fork, "
+         "posix_spawn and pthread_create do it, dash around each fork): "
+         "the block traps and the handler sets the mask less `SIGSYS`, "
+         "so that a violation after it still has its line",
+         "tame1: " + cell("sigmask_block", "tame1"),
+         "any filter (allow1): " + cell("sigmask_block", "allow1")],
         ["a file made and removed beneath /tmp under tmppath (open "
          "O_CREAT, close, unlink: mkstemp's calls), interleaved, "
          + tables.paired_rounds(run, "tmp_create_remove") + " rounds",

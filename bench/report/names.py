@@ -24,6 +24,7 @@ CALLS = (
     ("openat_close_granted", "openat+close /etc/localtime", "trap-priced"),
     ("msg_unix", "sendmsg+recvmsg AF_UNIX", "trap-priced"),
     ("msg_udp", "sendmsg+recvmsg UDP", "trap-priced"),
+    ("sigmask_block", "sigprocmask block+unblock", "trap-priced"),
     ("tmp_create_remove", "open O_CREAT+close+unlink beneath /tmp",
      "trap-priced"),
 )

@@ -32,6 +32,20 @@ for lang in C C.UTF-8; do
 	    *) no "cat under stdio ($lang) said '$err'" ;; esac
 done
 
+# a violation with every signal blocked still says its line: dash blocks
+# them all around its fork, a #!/bin/sh script and python's os.system
+# (glibc's posix_spawn) too
+printf '#!/bin/sh\nls\n' > "$dir/script"
+chmod +x "$dir/script"
+for cmd in "sh -c 'ls; true'" "$dir/script" \
+    "/usr/bin/python3 -c 'import os; os.system(\"true\")'"; do
+	err=$(eval "$X -f stdio,rpath -- $cmd" 2>&1 >/dev/null)
+	status=$?
+	[ $status -eq 159 ] || no "$cmd under stdio,rpath: status $status"
+	case $err in *"]: tame: "*" needs proc"*) ;;
+	    *) no "$cmd with signals blocked said '$err'" ;; esac
+done
+
 # the line names the arguments that decided (the nscd probe's socket)
 err=$($X -f stdio,rpath -- ls -l "$dir/in" 2>&1 >/dev/null)
 status=$?
