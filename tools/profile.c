@@ -170,6 +170,12 @@ read_line(struct profile *p, char *s, int line, char *why, size_t len)
 		    path);
 		return -1;
 	}
+	/* the loader and libc of every program need malloc and rw */
+	if ((flags & TAME_STDIO) != TAME_STDIO) {
+		snprintf(why, len, "%s %s: without stdio no program gets "
+		    "past its start (stdio is the least)", path, flagtext);
+		return -1;
+	}
 	if ((dup = profile_find(p, path)) != NULL) {
 		snprintf(why, len, "%s is listed again (first on line %d)",
 		    path, dup->line);

@@ -39,6 +39,7 @@
 #define PRELOAD_NAME	"libtame-preload.so"
 
 static void	usage(void) __attribute__((noreturn));
+static void	help(void) __attribute__((noreturn));
 static int	check(int);
 static void	refuse_privileged(const char *, const char *);
 static int	dump_bpf(const char *, int);
@@ -62,6 +63,12 @@ main(int argc, char *argv[])
 			i++;
 			break;
 		} else if (strcmp(argv[i], "-f") == 0 && i + 1 < argc) {
+			if (fset) {
+				warnx("-f given twice (\"%s\", \"%s\"): give "
+				    "one list, as -f stdio,rpath", fstr,
+				    argv[i + 1]);
+				usage();
+			}
 			fstr = argv[++i];
 			fset = 1;
 		} else if (strcmp(argv[i], "--profile") == 0 && i + 1 < argc)
@@ -73,12 +80,20 @@ main(int argc, char *argv[])
 		else if (strcmp(argv[i], "--dump-bpf-raw") == 0 &&
 		    i + 1 < argc)
 			return dump_bpf(argv[i + 1], 1);
-		else if (strcmp(argv[i], "-V") == 0) {
+		else if (strcmp(argv[i], "-V") == 0 ||
+		    strcmp(argv[i], "--version") == 0) {
 			printf("tame-exec %s\n", tame_version());
 			return 0;
-		} else if (argv[i][0] == '-')
+		} else if (strcmp(argv[i], "--help") == 0)
+			help();
+		else if (argv[i][0] == '-') {
+			warnx("%s: %s", argv[i], i + 1 >= argc &&
+			    (strcmp(argv[i], "-f") == 0 ||
+			    strcmp(argv[i], "--profile") == 0 ||
+			    strncmp(argv[i], "--dump-bpf", 10) == 0) ?
+			    "needs a value" : "unknown option");
 			usage();
-		else
+		} else
 			break;
 	}
 	if (i >= argc && !checking)
@@ -119,6 +134,50 @@ main(int argc, char *argv[])
 }
 
 /*
+ * Each line names the program that runs when its path is executed, as
+ * the shim finds itself (/proc/self/exe): a line through a symbolic link
+ * (/bin/sort on Debian, python3), of a script, or of no file at all
+ * would tame nothing and say nothing, so the profile is refused there.
+ */
+/* Does path start with "#!"? */
+static int
+is_script(const char *path)
+{
+	char head[2];
+	int fd = open(path, O_RDONLY | O_CLOEXEC), n;
+
+	if (fd == -1)
+		return 0;
+	n = (int)read(fd, head, sizeof(head));
+	close(fd);
+	return n == 2 && head[0] == '#' && head[1] == '!';
+}
+
+static void
+check_lines(const char *file, const struct profile *p)
+{
+	struct exe x;
+	int i;
+
+	for (i = 0; i < p->n; i++) {
+		const struct profile_entry *e = &p->e[i];
+
+		if (exe_find(AT_FDCWD, e->path, 0, &x) == -1)
+			errx(1, "%s:%d: %s: %s: a profile lists programs "
+			    "that run; correct the line or remove it", file,
+			    e->line, e->path, strerror(errno));
+		exe_close(&x);
+		if (strcmp(x.path, e->path) != 0)
+			errx(1, "%s:%d: %s is not a program's real path: an "
+			    "exec of it runs %s (%s), which this line would "
+			    "leave untamed; a profile names what /proc/PID/exe "
+			    "shows: write %s", file,
+			    e->line, e->path, x.path, is_script(e->path) ? "a script's interpreter" :
+			    "a symbolic link is on the way", x.path);
+	}
+}
+
+/*
  * --profile FILE: the profile read and checked before anything runs,
  * then CMD with the shim and TAME_EXEC_PROFILE, the profile's absolute
  * path, for every program of the tree to read as it starts: so it must
@@ -145,6 +204,7 @@ run_profile(const char *file, char *argv[])
 		    "reads the profile again as it starts)", file);
 	if (profile_read(file, &p, why, sizeof(why)) == -1)
 		errx(1, "%s", why);
+	check_lines(file, &p);
 	if (realpath(file, abs) == NULL)
 		err(1, "%s", file);
 	if (find_command(argv[0], cmd, sizeof(cmd)) == -1)
@@ -197,13 +257,48 @@ refuse_privileged(const char *name, const char *path)
 }
 
 static void
+usage_to(FILE *f)
+{
+	fprintf(f, "usage: tame-exec [-f flags | --profile file] [--] "
+	    "command [arg ...]\n"
+	    "       tame-exec [-f flags] --check | -V | --version | --help\n"
+	    "       tame-exec --dump-bpf | --dump-bpf-raw flags\n");
+}
+
+static void
 usage(void)
 {
-	fprintf(stderr, "usage: tame-exec [-f flags | --profile file] [--] "
-	    "command [arg ...]\n"
-	    "       tame-exec [-f flags] --check | -V\n"
-	    "       tame-exec --dump-bpf | --dump-bpf-raw flags\n");
+	usage_to(stderr);
 	exit(2);
+}
+
+/* --help: the usage and what each option does, on standard output. */
+static void
+help(void)
+{
+	usage_to(stdout);
+	printf("\n"
+	    "Run command tamed: the shim calls tame(flags) in it once the "
+	    "loader is done.\n\n"
+	    "  -f flags         the flags, commas, spaces or | between "
+	    "(default stdio):\n"
+	    "                   malloc rw stdio rpath wpath cpath tmppath "
+	    "inet unix\n"
+	    "                   dnspath getpw cmsg ioctl proc\n"
+	    "  --profile file   tame each program of the tree by its line "
+	    "in file\n"
+	    "                   (PATH FLAGS; tame-audit --profile writes "
+	    "one)\n"
+	    "  --check          what this kernel can enforce of flags\n"
+	    "  --dump-bpf flags, --dump-bpf-raw flags\n"
+	    "                   the filter tame(flags) would install\n"
+	    "  -V, --version    the version\n"
+	    "  --help           this text\n\n"
+	    "A violation kills command with SIGSYS (status 159 in a shell) "
+	    "after one line\non standard error.  Exit status: command's; 1 "
+	    "error, 2 usage, 126 cannot run,\n127 not found.  See "
+	    "tame-exec(1).\n");
+	exit(0);
 }
 
 /* Like execvp's search, but we need the file itself to inspect it. */

@@ -77,9 +77,22 @@ bad() {
 bad "unknown flag" "$SORT stdio\n\n$UNIQ stdio,bogus\n" 3 \
     "unknown flag \"bogus\" for $UNIQ"
 bad "relative path" "# x\nbin/sort stdio\n" 2 '"bin/sort" is not an absolute'
-bad "duplicate" "$SORT stdio\n$UNIQ stdio\n$SORT rpath\n" 3 \
+bad "duplicate" "$SORT stdio\n$UNIQ stdio\n$SORT stdio,rpath\n" 3 \
     "$SORT is listed again (first on line 1)"
 bad "missing flags" "$SORT\n" 1 "\"$SORT\" has no flags"
+bad "no stdio" "$SORT rpath\n" 1 "$SORT rpath: without stdio"
+# A line that names no program's real path would tame nothing, silently:
+# a symbolic link on the way (/bin is one on Debian), a script (its
+# interpreter runs), a program that is not there
+ln -s "$SORT" sort-link
+bad "a symbolic link" "# x\n$dir/sort-link stdio\n" 2 \
+    "$dir/sort-link is not a program's real path: an exec of it runs $SORT"
+printf '#!/bin/sh\ntrue\n' > script.sh
+chmod +x script.sh
+bad "a script" "$dir/script.sh stdio\n" 1 \
+    "$dir/script.sh is not a program's real path: an exec of it runs $SH (a script's interpreter)"
+bad "no such program" "$SORT stdio\n/usr/bin/nosuchprog stdio\n" 2 \
+    "/usr/bin/nosuchprog: No such file or directory"
 err=$($X --profile missing.prof -- touch ran 2>&1); st=$?
 [ $st -eq 1 ] && [ ! -e ran ] ||
     no "a missing profile: status $st, ran: $(ls ran 2>&1)"
