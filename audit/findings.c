@@ -62,7 +62,8 @@ evidence(const struct audit *a, struct findings *f)
 
 	for (bit = 1; bit <= TAME_PROC; bit <<= 1) {
 		f->why[bit_index(bit)] = -1;
-		if (!(f->flags & bit) || (f->floor & bit))
+		/* a warmed flag has its evidence too: what used the service */
+		if (!(f->flags & bit) || (bit & TAME_STDIO))
 			continue;
 		without = f->flags & ~bit;
 		for (best = -1, i = 0; i < a->nneeds; i++)
@@ -70,6 +71,18 @@ evidence(const struct audit *a, struct findings *f)
 			    !cover_meets(&a->needs[i], without, 0) &&
 			    (best < 0 || a->needs[i].first_obs <
 			    a->needs[best].first_obs))
+				best = i;
+		/*
+		 * A warmed flag other flags of the set stand in for (ls -l:
+		 * rpath reads /etc/passwd too) is there for what tame()
+		 * loads before its filter: its evidence is the first call
+		 * of the name service it grants.
+		 */
+		for (i = 0; best < 0 && (f->warmed & bit) && i < a->nneeds;
+		    i++)
+			if (a->needs[i].nalts > 0 &&
+			    cover_meets(&a->needs[i], TAME_STDIO | bit, 0) &&
+			    !cover_meets(&a->needs[i], TAME_STDIO, 0))
 				best = i;
 		f->why[bit_index(bit)] = best;
 	}
@@ -80,6 +93,54 @@ evidence(const struct audit *a, struct findings *f)
 		    (f->floor_why < 0 || a->needs[i].first_obs <
 		    a->needs[f->floor_why].first_obs))
 			f->floor_why = i;
+}
+
+/*
+ * tame() only narrows, so each step of the staircase must be a subset of
+ * the one before.  The best set of a suffix may not be (id: rpath reads
+ * /etc/passwd early, getpw is the smaller set for the rest): where it
+ * is not, the step is the best subset of the step before that meets the
+ * rest of the run, which that step itself does.  suffix[i] is the best
+ * set for observations idx[i..n) of run 0; it becomes the narrowing one.
+ */
+static void
+narrow_only(const struct audit *a, struct findings *f, const long *idx,
+    int *suffix, long n)
+{
+	const struct need **rest;
+	unsigned char *ends;	/* ends[i]: some need's last call is i */
+	long i, *last;
+	int j, nrest, best, narrower;
+
+	last = xcalloc((size_t)a->nneeds, sizeof(*last));
+	rest = xcalloc((size_t)a->nneeds, sizeof(*rest));
+	ends = xcalloc((size_t)n + 1, 1);
+	for (j = 0; j < a->nneeds; j++)
+		last[j] = -1;
+	for (i = 0; i < n; i++)
+		last[a->obs[idx[i]].need] = i;
+	for (j = 0; j < a->nneeds; j++)
+		if (last[j] >= 0)
+			ends[last[j]] = 1;
+	best = suffix[0];
+	for (i = 1; i <= n; i++) {
+		/* the rest's needs change only after a need's last call */
+		if (ends[i - 1] && (suffix[i] & ~best) == 0)
+			best = suffix[i];
+		else if (ends[i - 1]) {
+			for (nrest = 0, j = 0; j < a->nneeds; j++)
+				if (last[j] >= i)
+					rest[nrest++] = &a->needs[j];
+			narrower = cover_solve(rest, nrest, f->floor & best,
+			    f->cold | (TAME_ALL & ~best), 0, NULL, NULL, 0);
+			if ((narrower & ~best) == 0)
+				best = narrower;
+		}
+		suffix[i] = best;
+	}
+	free(last);
+	free(rest);
+	free(ends);
 }
 
 /* Suffix covers of run 0, and where they change. */
@@ -121,6 +182,7 @@ staircase(const struct audit *a, struct findings *f)
 		}
 		suffix[i] = cur;
 	}
+	narrow_only(a, f, idx, suffix, n);
 	f->steps = xcalloc((size_t)n + 1, sizeof(*f->steps));
 	f->steps[f->nsteps++] = (struct step){ .after = -1,
 	    .flags = suffix[0] };

@@ -54,8 +54,9 @@ coverage_warnings(struct findings *f, const char *exe)
 	if ((missing = coverage_unexercised(&im, f->flags, list,
 	    sizeof(list))) != 0) {
 		flags_text(missing, flags, sizeof(flags), 0);
-		findings_warn(f, "%s imports %s: not called in this run; "
-		    "other inputs may need %s", exe, list, flags);
+		findings_warn(f, "%s imports %s: on other inputs their "
+		    "calls may need %s, which this run's did not", exe, list,
+		    flags);
 	}
 	if (f->nunexpressible == 0 && coverage_execs(&im, list,
 	    sizeof(list)) > 0)
@@ -216,8 +217,18 @@ main(int argc, char *argv[])
 	if (o.report_fd >= 0 && (o.report_fd <= 2 ||
 	    fcntl(o.report_fd, F_SETFD, FD_CLOEXEC) == -1))
 		errx(EXIT_USAGE, "--report-fd %d: %s", o.report_fd,
-		    o.report_fd <= 2 ? "not one of the command's standard "
-		    "descriptors (0, 1, 2)" : "not an open descriptor");
+		    o.report_fd <= 2 ? "one of the command's standard "
+		    "descriptors (0, 1, 2), where the report would mix with "
+		    "what it reads or writes; give 3 or more (3>&1)" :
+		    "not an open descriptor");
+	if (o.profile != NULL && profile_start(o.profile, &i, msg,
+	    sizeof(msg)) == -1)
+		errx(1, "%s", msg);
+	if (o.profile != NULL && i > 0)
+		warnx("%s does not exist: it starts anew with this run; the %d "
+		    "run%s an earlier profile of that name recorded in %s.runs/ "
+		    "%s removed", o.profile, i, i == 1 ? "" : "s", o.profile,
+		    i == 1 ? "was" : "were");
 	runs_open(&o);
 	a = audit_new();
 	a->keep_frames = o.where;
@@ -263,9 +274,11 @@ main(int argc, char *argv[])
 		tree_judge(&o.tree);
 		o.ctx.tree = &o.tree;
 	}
-	if (o.profile != NULL && profile_write(o.profile, &o.tree, msg,
+	if (o.profile != NULL && profile_write(o.profile, &o.tree,
+	    &o.ctx.profile_listed, &o.ctx.profile_left, msg,
 	    sizeof(msg)) == -1)
 		errx(1, "%s", msg);
+	o.ctx.profile = o.profile;
 	if (!o.ctx.checking && !f.tameable && o.ctx.format == REPORT_FLAGS) {
 		report_blockers(stderr, a, &f, o.argv != NULL ? o.argv[0] :
 		    "the log");

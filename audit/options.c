@@ -15,17 +15,55 @@
 #include "tame.h"
 
 static void
-usage(void)
+usage_to(FILE *f)
 {
-	fprintf(stderr,
+	fprintf(f,
 	    "usage: tame-audit [--json | --flags-only] [--where] [--verify | --once]\n"
 	    "                  [--timeout sec] [--keep-log file]\n"
 	    "                  [-o file | --report-fd n] -- command [arg ...]\n"
 	    "       tame-audit --profile file [options] -- command [arg ...]\n"
 	    "       tame-audit --check [-f flags] [options] -- command [arg ...]\n"
 	    "       tame-audit [options] --from-log log\n"
-	    "       tame-audit [options] --merge log ... [-- command [arg ...]]\n");
+	    "       tame-audit [options] --merge log ... [-- command [arg ...]]\n"
+	    "       tame-audit --help | --version\n");
+}
+
+static void
+usage(void)
+{
+	usage_to(stderr);
 	exit(EXIT_USAGE);
+}
+
+/* --help: the usage and what each option does, on standard output. */
+static void __attribute__((noreturn))
+help(void)
+{
+	usage_to(stdout);
+	printf("\n"
+	    "Run command under strace and say which tame() flags it needs.\n\n"
+	    "  --json           the report as one JSON object "
+	    "(audit/schema.json)\n"
+	    "  --flags-only     only the suggestion, as stdio,rpath\n"
+	    "  --where          the source line of each piece of evidence\n"
+	    "  --verify         run the suggestion once more, tamed, and "
+	    "compare\n"
+	    "  --once           one run only, yours, traced (no view, no "
+	    "decision)\n"
+	    "  --timeout sec    end the command after sec seconds\n"
+	    "  --keep-log file  keep strace's log\n"
+	    "  -o file          the report into file\n"
+	    "  --report-fd n    the report on descriptor n (3 or more)\n"
+	    "  --profile file   write or grow a profile of the tree's "
+	    "programs\n"
+	    "  --check [-f flags]  check the flags the program declares (or "
+	    "flags)\n"
+	    "  --from-log log   audit a log kept before\n"
+	    "  --merge log ...  one suggestion over several logs\n\n"
+	    "Exit status: 0 tameable (or --check clean), 1 error, 2 usage, 3 "
+	    "--check\nviolations, 4 --check unneeded flags, 5 not tameable, "
+	    "130 interrupted.\nSee tame-audit(1).\n");
+	exit(0);
 }
 
 /* A decimal option argument from min to max, or usage. */
@@ -67,7 +105,7 @@ parse_options(int argc, char *argv[], struct options *o)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *bad;
-	int ch, merge = 0, flags;
+	int ch, merge = 0, flags, formats = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->report_fd = -1;
@@ -80,9 +118,11 @@ again:
 		switch (ch) {
 		case 'j':
 			o->ctx.format = REPORT_JSON;
+			formats |= 1;
 			break;
 		case 'F':
 			o->ctx.format = REPORT_FLAGS;
+			formats |= 2;
 			break;
 		case 'w':
 			o->where = 1;
@@ -125,6 +165,8 @@ again:
 		case 'V':
 			printf("tame-audit %s\n", tame_version());
 			exit(0);
+		case 'h':
+			help();
 		default:
 			usage();
 		}
@@ -143,6 +185,17 @@ again:
 		o->argv = argv + optind;
 	if (merge && o->nlogs == 0)
 		usage();
+	if (formats == 3) {
+		warnx("--json and --flags-only are two forms of the report: "
+		    "give one");
+		usage();
+	}
+	/* a log and a command are one run only when --merge says so */
+	if (!merge && o->nlogs > 0 && o->argv != NULL) {
+		warnx("--from-log audits a log, not a command: give the log "
+		    "alone, or --merge LOG... -- COMMAND to add a run of it");
+		usage();
+	}
 	if (o->argv == NULL && o->nlogs == 0) {
 		warnx("no command to audit");
 		usage();

@@ -701,6 +701,13 @@ st_line(struct st_parser *p, const char *line, size_t len,
 	}
 	if (len >= 4 && strncmp(s, "+++ ", 4) == 0)
 		return ending(p, pid, s, len, ev);
+	/*
+	 * "????(" is a stop whose registers strace could not read: the
+	 * thread was killed at its entry (qemu's threads at exit_group),
+	 * and no call ran.  Nothing to count.
+	 */
+	if (len >= 5 && strncmp(s, "\?\?\?\?(", 5) == 0)
+		return 0;
 	if (len >= 5 && strncmp(s, "<... ", 5) == 0)
 		return resumed(p, pid, s, len, ev) == -1 ? -1 : 1;
 	if (len >= 16 && strncmp(s + len - 16, "<unfinished ...>", 16) == 0) {

@@ -83,6 +83,48 @@ is_run(const struct dirent *d)
 }
 
 int
+profile_start(const char *file, int *removed, char *err, size_t errlen)
+{
+	struct profile old = { 0 };
+	struct dirent **names;
+	struct stat st;
+	char dir[PATH_MAX], run[PATH_MAX * 2], why[PATH_MAX + 600];
+	int n, i, r = 0;
+
+	*removed = 0;
+	if (stat(file, &st) == 0) {
+		if (profile_read(file, &old, why, sizeof(why)) == -1) {
+			snprintf(err, errlen, "%s (fix it or remove it: a "
+			    "profile is merged into, not overwritten); nothing "
+			    "was run", why);
+			return -1;
+		}
+		profile_free(&old);
+		return 0;
+	}
+	if (errno != ENOENT) {
+		snprintf(err, errlen, "%s: %s", file, strerror(errno));
+		return -1;
+	}
+	runs_dir(file, dir, sizeof(dir));
+	if ((n = scandir(dir, &names, is_run, by_name)) == -1)
+		return 0;
+	for (i = 0; i < n; i++) {
+		snprintf(run, sizeof(run), "%s/%s", dir, names[i]->d_name);
+		if (r == 0 && unlink(run) == -1) {
+			snprintf(err, errlen, "%s: %s (%s does not exist, so "
+			    "the runs of an earlier profile are not merged)",
+			    run, strerror(errno), file);
+			r = -1;
+		} else if (r == 0)
+			(*removed)++;
+		free(names[i]);
+	}
+	free(names);
+	return r;
+}
+
+int
 profile_past_runs(const char *file, struct tree *t, char *err, size_t errlen)
 {
 	struct dirent **names;
@@ -169,8 +211,8 @@ left_out(FILE *f, const struct tree *t, int i)
 }
 
 int
-profile_write(const char *file, const struct tree *t, char *err,
-    size_t errlen)
+profile_write(const char *file, const struct tree *t, int *listed,
+    int *left, char *err, size_t errlen)
 {
 	struct profile old = { 0 };
 	struct profile_entry e;
@@ -178,6 +220,8 @@ profile_write(const char *file, const struct tree *t, char *err,
 	struct stat st;
 	FILE *f;
 	int i, kept = 0, fd;
+
+	*listed = *left = 0;
 
 	if (stat(file, &st) == 0 && profile_read(file, &old, why,
 	    sizeof(why)) == -1) {
@@ -205,6 +249,7 @@ profile_write(const char *file, const struct tree *t, char *err,
 		    .flags = t->p[i].f.flags };
 		if (profile_write_entry(f, &e) == -1)
 			break;
+		(*listed)++;
 	}
 	for (i = 0; i < old.n; i++) {
 		if (tree_program_find(t, old.e[i].path) >= 0)
@@ -213,6 +258,7 @@ profile_write(const char *file, const struct tree *t, char *err,
 			fprintf(f, "# kept from the file: programs no recorded "
 			    "run started\n");
 		profile_write_entry(f, &old.e[i]);
+		(*listed)++;
 	}
 	for (i = 0; i < t->n; i++) {
 		if (t->p[i].f.tameable && profile_path_ok(t->p[i].exe))
@@ -222,6 +268,7 @@ profile_write(const char *file, const struct tree *t, char *err,
 			    "(white space or '#')\n", t->p[i].exe);
 		else
 			left_out(f, t, i);
+		(*left)++;
 	}
 	profile_free(&old);
 	if (fflush(f) == EOF || ferror(f) || fsync(fd) == -1) {

@@ -13,6 +13,15 @@
 
 #include "tree.h"
 
+/*
+ * Before anything runs: an existing file must read as a profile (else -1
+ * with a message, and nothing is run or recorded); a file that does not
+ * exist starts anew, so runs an earlier profile of that name left in
+ * FILE.runs/ are removed (how many in *removed), not merged.  0, or -1.
+ */
+int	profile_start(const char *file, int *removed, char *err,
+	    size_t errlen);
+
 /* The runs recorded beside file, into t.  0, or -1 with a message. */
 int	profile_past_runs(const char *file, struct tree *t, char *err,
 	    size_t errlen);
@@ -21,8 +30,12 @@ int	profile_past_runs(const char *file, struct tree *t, char *err,
 int	profile_record(const char *file, const char *log, char *err,
 	    size_t errlen);
 
-/* Write file from t's judged programs (atomically).  0, or -1. */
-int	profile_write(const char *file, const struct tree *t, char *err,
-	    size_t errlen);
+/*
+ * Write file from t's judged programs (atomically): how many lines list
+ * a program in *listed, how many programs are left out (a comment line
+ * each) in *left.  0, or -1.
+ */
+int	profile_write(const char *file, const struct tree *t, int *listed,
+	    int *left, char *err, size_t errlen);
 
 #endif /* AUDIT_PROFILE_OUT_H */

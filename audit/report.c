@@ -167,7 +167,7 @@ text_suggestion(FILE *f, const struct audit *a, const struct findings *fd,
 		    "              ");
 	for (bit = 1; bit <= TAME_PROC; bit <<= 1) {
 		i = fd->why[__builtin_ctz((unsigned)bit)];
-		if (!(fd->flags & bit) || (fd->floor & bit))
+		if (!(fd->flags & bit) || (bit & TAME_STDIO))
 			continue;
 		flag_list(bit, flags, sizeof(flags));
 		fprintf(f, "    %-9s ", flags);
@@ -176,7 +176,9 @@ text_suggestion(FILE *f, const struct audit *a, const struct findings *fd,
 			    fd->runs_needing[__builtin_ctz((unsigned)bit)],
 			    a->nruns);
 		if (i < 0) {
-			fprintf(f, "implied by another flag\n");
+			fprintf(f, "%s\n", (fd->warmed & bit) ? "the name "
+			    "service, which tame() loads before its filter" :
+			    "implied by another flag");
 			continue;
 		}
 		fprintf(f, "%s\n", a->needs[i].what);
@@ -428,6 +430,15 @@ json_flags(FILE *f, int flags)
 }
 
 static void
+json_flags_or_null(FILE *f, int given, int flags)
+{
+	if (given)
+		json_flags(f, flags);
+	else
+		fputs("null", f);
+}
+
+static void
 json_evidence(FILE *f, const struct audit *a, const struct evidence *e)
 {
 	char *src = source_of(a, e);
@@ -487,7 +498,7 @@ report_json(FILE *f, const struct audit *a, const struct findings *fd,
 {
 	char flags[256], cflags[512], cmd[1024], *tx;
 	const struct need *nd;
-	int i, bit, n;
+	int i, bit, n, suggested;
 
 	flag_list(fd->flags, flags, sizeof(flags));
 	flags_text(fd->flags, cflags, sizeof(cflags), 1);
@@ -513,12 +524,20 @@ report_json(FILE *f, const struct audit *a, const struct findings *fd,
 			fprintf(f, "%s\"%s\"", n++ ? ", " : "",
 			    blocker_kind_name((enum blocker_kind)i));
 	fputc(']', f);
+	/*
+	 * A run that cannot be tamed gets no set: "flags" is null, as the
+	 * text report gives none, and what the rest of the run needs is
+	 * under a name that says it is no suggestion.
+	 */
+	suggested = c->checking || fd->tameable;
 	fprintf(f, ",\n  \"flags\": ");
-	json_flags(f, fd->flags);
+	json_flags_or_null(f, suggested, fd->flags);
+	fprintf(f, ",\n  \"flags_beside_blockers\": ");
+	json_flags_or_null(f, !suggested, fd->flags);
 	fprintf(f, ",\n  \"flags_exact\": ");
-	json_flags(f, fd->exact);
+	json_flags_or_null(f, suggested, fd->exact);
 	fprintf(f, ",\n  \"also_minimal\": [");
-	for (i = 0; i < fd->nties; i++) {
+	for (i = 0; suggested && i < fd->nties; i++) {
 		fprintf(f, "%s", i ? ", " : "");
 		json_flags(f, fd->ties[i]);
 	}
@@ -537,7 +556,7 @@ report_json(FILE *f, const struct audit *a, const struct findings *fd,
 	n = 0;
 	for (bit = 1; bit <= TAME_PROC; bit <<= 1) {
 		i = fd->why[__builtin_ctz((unsigned)bit)];
-		if (!(fd->flags & bit) || (fd->floor & bit) || i < 0)
+		if (!(fd->flags & bit) || (bit & TAME_STDIO) || i < 0)
 			continue;
 		flag_list(bit, flags, sizeof(flags));
 		fprintf(f, "%s\n    {\"flag\": ", n++ ? "," : "");
@@ -654,6 +673,20 @@ report_json(FILE *f, const struct audit *a, const struct findings *fd,
 	fprintf(f, "\n}\n");
 }
 
+/* The last line of a --profile report: what was written, how to use it. */
+static void
+text_profile(FILE *f, const struct report_ctx *c)
+{
+	fprintf(f, "\n%swrote %s: %d program%s listed", bold(), c->profile,
+	    c->profile_listed, c->profile_listed == 1 ? "" : "s");
+	if (c->profile_left > 0)
+		fprintf(f, ", %d left out (a comment line each)",
+		    c->profile_left);
+	fprintf(f, "%s; it covers the runs it records (audit more runs into "
+	    "it to cover more); run it: tame-exec --profile %s -- COMMAND\n",
+	    plain(), c->profile);
+}
+
 void
 report(FILE *f, const struct audit *a, const struct findings *fd,
     const struct report_ctx *c)
@@ -687,4 +720,6 @@ report(FILE *f, const struct audit *a, const struct findings *fd,
 	text_warnings(f, fd);
 	if (c->tree != NULL)
 		report_tree_text(f, c->tree, c);
+	if (c->profile != NULL)
+		text_profile(f, c);
 }

@@ -23,6 +23,8 @@ struct report_ctx {
 	int			 reproduced;	/* the user's run ended as the
 						   audited one (plain.h): 1, 0;
 						   -1: not compared */
+	const char		*profile;	/* --profile's file, written */
+	int			 profile_listed, profile_left;
 };
 
 void	report(FILE *, const struct audit *, const struct findings *,

@@ -65,7 +65,6 @@ report_tree_text(FILE *f, const struct tree *t, const struct report_ctx *c)
 {
 	int i, tameable = 0;
 
-	(void)c;
 	if (t->n < 2 && (t->n == 0 || !tree_is_launcher(t, 0)))
 		return;
 	for (i = 0; i < t->n; i++)
@@ -75,7 +74,7 @@ report_tree_text(FILE *f, const struct tree *t, const struct report_ctx *c)
 	for (i = 0; i < t->n; i++)
 		if (t->p[i].starter < 0)
 			text_program(f, t, i, 0);
-	if (tameable > 0)
+	if (tameable > 0 && c->profile == NULL)
 		fprintf(f, "    each with its own flags: tame-audit --profile "
 		    "FILE -- COMMAND,\n    then tame-exec --profile FILE -- "
 		    "COMMAND\n");

@@ -207,7 +207,8 @@ class Item:
                 raise ValueError(res.describe())
             with open(report, encoding="utf-8") as f:
                 j = json.load(f)
-            audit["flags"] = j["flags"]
+            # null when the run cannot be tamed (no suggestion)
+            audit["flags"] = j["flags"] if j["flags"] is not None else []
             audit["tameable"] = j["tameable"] and res.status == 0
         except (OSError, ValueError, KeyError, TypeError) as e:
             audit["stderr_first"] = _audit_error_line(err)

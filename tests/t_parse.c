@@ -244,6 +244,11 @@ START_TEST(test_signals_exits_frames)
 	ck_assert_int_eq(ev.pid, 0);
 	ck_assert_int_eq(feed("[pid  5684] close(3) = 0"), 1);
 	ck_assert_int_eq(ev.pid, 5684);
+	/* a thread killed at a call's entry: its registers unread, no call */
+	ck_assert_int_eq(feed("4242  ????( <unfinished ...>"), 0);
+	ck_assert_int_eq(feed("4242  ????() = ?"), 0);
+	ck_assert_int_eq(feed("4242  +++ killed by SIGKILL +++"), 1);
+	ck_assert_int_eq(ev.kind, ST_KILLED);
 }
 END_TEST
 

@@ -57,6 +57,9 @@ fi
 grep -qx "$CAT stdio" p.prof || no "first run: cat is not stdio: $(cat p.prof)"
 grep -qx "$SORT stdio,rpath" p.prof || no "first run: no sort line"
 grep -q "^# $SH: a launcher" p.prof || no "the launcher has no comment line"
+# the report's last line says what was written, and how to run it
+tail -1 r1.txt | grep -q "^wrote p.prof: 2 programs listed, 1 left out .*tame-exec --profile p.prof -- COMMAND$" ||
+    no "the report's last line: $(tail -1 r1.txt)"
 echo '/opt/by-hand/tool stdio,inet' >> p.prof
 "$A" --profile p.prof -o r2.txt -- sh -c 'cat in.txt' > /dev/null 2>&1 ||
     no "--profile, second run: status $?"
@@ -69,14 +72,27 @@ grep -q '^# tame-exec --profile: .* over 2 runs' p.prof ||
     no "the header does not count 2 runs"
 [ "$(ls p.prof.runs | wc -l)" -eq 2 ] || no "not 2 runs kept: $(ls p.prof.runs)"
 
-# a broken profile is named and left as it was
+# a profile deleted starts anew: the runs of the old one are not merged
+rm p.prof
+"$A" --profile p.prof -o r4.txt -- cat in.txt > /dev/null 2> err.txt ||
+    no "--profile after rm: status $?"
+grep -q "p.prof does not exist: it starts anew with this run; the 2 runs" \
+    err.txt || no "the old runs' removal is not said: $(cat err.txt)"
+grep -q "$SORT" p.prof && no "a deleted profile came back: $(cat p.prof)"
+grep -q '^# tame-exec --profile: .* over 1 run' p.prof ||
+    no "the new profile does not count 1 run: $(cat p.prof)"
+
+# a broken profile is named before anything runs, and left as it was
 printf '/usr/bin/cat stdio,nosuchflag\n' > bad.prof
 cp bad.prof bad.before
-"$A" --profile bad.prof -o r3.txt -- cat in.txt > /dev/null 2> err.txt
+"$A" --profile bad.prof -o r3.txt -- sh -c 'touch ran; cat in.txt' \
+    > /dev/null 2> err.txt
 [ $? -eq 1 ] || no "a broken profile: status $? (want 1)"
 grep -q 'bad.prof:1: unknown flag "nosuchflag"' err.txt ||
     no "the broken line is not named: $(cat err.txt)"
 cmp -s bad.prof bad.before || no "a broken profile was changed"
+[ -e ran ] && no "the command ran although the profile is broken"
+[ -e bad.prof.runs ] && no "a run was recorded for a broken profile"
 "$A" --profile x.prof --check -- cat in.txt > /dev/null 2>&1
 [ $? -eq 2 ] || no "--profile with --check is not a usage error"
 

@@ -72,7 +72,11 @@ grep -q '^cannot be tamed as run: code' "$W/r" &&
 grep -q 'tame-exec -f\|tame(TAME' "$W/r" && fail "iconv: a ready line"
 "$AUDIT" --json -o "$W/i.json" -- iconv -f UTF-8 -t UTF-16LE "$W/u8.txt" \
     > /dev/null
+# no set handed out where the report gives none: the rest of the run's
+# needs under their own name
 jq -e '.tameable == false and .tame_exec == null and .c == null and
+    .flags == null and .flags_exact == null and .also_minimal == [] and
+    .flags_beside_blockers == ["stdio", "rpath"] and
     (.blockers[0] | .kind == "code" and (.detail | test("gconv")))' \
     "$W/i.json" > /dev/null || fail "iconv json: $(cat "$W/i.json")"
 
@@ -108,6 +112,12 @@ wait
 
 # --json: one object, valid against audit/schema.json
 "$AUDIT" --json -o "$W/r.json" -- ls -l "$W" > /dev/null || fail "json: $?"
+# every flag of the suggestion has its evidence, the warmed one too
+[ "$(jq -c '[.evidence[].flag]' "$W/r.json")" = '["rpath","getpw"]' ] ||
+    fail "json evidence: $(jq -c .evidence "$W/r.json")"
+"$AUDIT" -o "$W/id.txt" -- id -un > /dev/null || fail "id -un: status $?"
+sed -n '/^why each flag/,/^$/p' "$W/id.txt" | grep -q '^    getpw  ' ||
+    fail "id -un: getpw without its evidence: $(cat "$W/id.txt")"
 [ "$(jq -c .flags "$W/r.json")" = '["stdio","rpath","getpw"]' ] ||
     fail "json flags: $(jq -c .flags "$W/r.json")"
 /usr/bin/python3 -c 'import jsonschema' 2> /dev/null ||
@@ -234,6 +244,14 @@ main(int argc, char *argv[])
 	return 0;
 }
 EOF
+# The staircase only narrows, as tame() does: id reads /etc/passwd under
+# rpath early, and getpw would be the smaller set for the rest alone
+"$AUDIT" --once --json -o "$W/id.json" -- id -un > /dev/null ||
+    fail "id -un: status $?"
+jq -e '[.staircase[].flags] as $s | $s[0] == .flags and
+    all(range(1; $s | length); ($s[.] - $s[. - 1]) == [])' "$W/id.json" \
+    > /dev/null || fail "id -un: the staircase widens: \
+$(jq -c '[.staircase[].flags]' "$W/id.json")"
 cc -g -O0 -o "$W/prog" "$W/prog.c" || fail "cannot build prog"
 if strace -V | grep -q 'stack-trace='; then
 "$AUDIT" --where --json -o "$W/w.json" -- "$W/prog" "$W/in.txt" > /dev/null ||

@@ -110,7 +110,17 @@ unset huge
 # ---- tame-exec: options and commands ----
 
 run "tame-exec -f without its value" 2 "usage:" "$X" -f
-run "tame-exec with an unknown option" 2 "usage:" "$X" --bogus -- true
+run "tame-exec with an unknown option" 2 "--bogus: unknown option" \
+    "$X" --bogus -- true
+run "tame-exec -f twice" 2 "-f given twice" "$X" -f stdio -f rpath -- true
+run "tame-exec --help" 0 "" "$X" --help
+grep -q "^usage: tame-exec" "$W/out" && grep -q -- "--profile file" "$W/out" ||
+    no "tame-exec --help: $(head -c 300 "$W/out")"
+run "tame-exec --version" 0 "" "$X" --version
+grep -q "^tame-exec [0-9]" "$W/out" || no "tame-exec --version: $(cat "$W/out")"
+run "tame-audit --help" 0 "" "$A" --help
+grep -q "^usage: tame-audit" "$W/out" && grep -q -- "--flags-only" "$W/out" ||
+    no "tame-audit --help: $(head -c 300 "$W/out")"
 run "tame-exec --dump-bpf with an unknown flag" 2 'unknown flag name' \
     "$X" --dump-bpf stdio,bogus
 run "tame-exec --dump-bpf without flags" 2 "usage:" "$X" --dump-bpf
@@ -119,6 +129,10 @@ run "tame-exec: a command not in PATH" 127 "no-such-command-here: No such" \
 run "tame-exec: an empty command name" 127 "No such file" "$X" -f stdio -- ""
 run "tame-exec: a directory as command" 126 "not an ELF executable" \
     "$X" -f stdio -- /
+printf '#!/bin/sh\ntrue\n' > "$D/mode644"
+chmod 644 "$D/mode644"
+run "tame-exec: a command without execute permission (126, as sh)" 126 \
+    "Permission denied" "$X" -f stdio -- "$D/mode644"
 mkdir -p "$D/bin/dironly"
 run "tame-exec: a directory in PATH by the command's name" 127 \
     "dironly: No such file" env PATH="$D/bin:/usr/bin:/bin" \
@@ -184,6 +198,12 @@ run "tame-audit with an unknown option" 2 "usage:" "$A" --bogus -- true
 run "tame-audit --merge without logs" 2 "usage:" "$A" --merge
 run "tame-audit --where with a log" 2 "apply to a command run" \
     "$A" --where --from-log "$D/in"
+run "tame-audit --json with --flags-only" 2 "give one" \
+    "$A" --json --flags-only -- true
+run "tame-audit --report-fd 1" 2 "one of the command's standard descriptors" \
+    "$A" --report-fd 1 -- true
+run "tame-audit --from-log with a command" 2 "audits a log, not a command" \
+    "$A" --from-log "$D/in" -- true
 run "tame-audit: a directory as command" 1 "/: Is a directory" "$A" -- /
 run "tame-audit: an empty command name" 1 "command not found" "$A" -- ""
 run "tame-audit -o into a missing directory" 1 "No such file" \
