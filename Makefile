@@ -42,6 +42,7 @@ PKGCONFIGDIR	?= $(LIBDIR)/pkgconfig
 # ../lib/tame from its own directory, so it stays beside BINDIR whatever
 # LIBDIR is (a Debian build's LIBDIR is /usr/lib/<multiarch triplet>).
 PKGLIBDIR	?= $(PREFIX)/lib/tame
+DATADIR		?= $(PREFIX)/share/tame
 PKG_CONFIG	?= pkg-config
 
 CC		?= cc
@@ -264,7 +265,8 @@ deps:
 install: all
 	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) \
 	    $(DESTDIR)$(PKGLIBDIR) $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(BINDIR) \
-	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
+	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
+	    $(DESTDIR)$(DATADIR)
 	install -m 644 lib/tame.h $(DESTDIR)$(INCLUDEDIR)/tame.h
 	install -m 644 $(B)/libtame.a $(DESTDIR)$(LIBDIR)/libtame.a
 	install -m 755 $(B)/libtame.so.$(VERSION) $(DESTDIR)$(LIBDIR)/
@@ -280,6 +282,8 @@ install: all
 	install -m 644 $(B)/man/tame.3 $(DESTDIR)$(MANDIR)/man3/tame.3
 	install -m 644 $(B)/man/tame-exec.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 $(B)/man/tame-audit.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 audit/schema.json \
+	    $(DESTDIR)$(DATADIR)/tame-audit.schema.json
 
 uninstall:
 	rm -f $(DESTDIR)$(INCLUDEDIR)/tame.h $(DESTDIR)$(LIBDIR)/libtame.* \
@@ -288,7 +292,7 @@ uninstall:
 	    $(DESTDIR)$(MANDIR)/man1/tame-exec.1 \
 	    $(DESTDIR)$(MANDIR)/man1/tame-audit.1 \
 	    $(PORT_NAMES:%=$(DESTDIR)$(BINDIR)/tame-%)
-	rm -rf $(DESTDIR)$(PKGLIBDIR)
+	rm -rf $(DESTDIR)$(PKGLIBDIR) $(DESTDIR)$(DATADIR)
 
 clean:
 	rm -rf $(B)

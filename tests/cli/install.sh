@@ -20,7 +20,7 @@ P=$dir/prefix
 for f in include/tame.h lib/libtame.a lib/libtame.so lib/libtame.so.0 \
     lib/pkgconfig/libtame.pc lib/tame/libtame-preload.so bin/tame-exec \
     bin/tame-audit share/man/man3/tame.3 share/man/man1/tame-exec.1 \
-    share/man/man1/tame-audit.1; do
+    share/man/man1/tame-audit.1 share/tame/tame-audit.schema.json; do
 	[ -e "$P/$f" ] || no "missing $f"
 done
 # every port, as tame-NAME, and never its test or untamed builds
@@ -84,6 +84,14 @@ status=$?
 [ $status -eq 159 ] || no "consumer status $status, expected 159 (SIGSYS)"
 grep -q '^prog\[[0-9]*\]: tame: socket AF_INET SOCK_STREAM 0 needs inet' "$dir/err" ||
     no "violation line was '$(cat "$dir/err")'"
+# README's other way for a prefix of one's own: the archive linked in,
+# so the program runs without -rpath or LD_LIBRARY_PATH
+# shellcheck disable=SC2046
+[ "${SANITIZE:-}" = 1 ] || { cc "$dir/prog.c" -o "$dir/prog-archive" \
+    $(pkg-config --cflags libtame) "$P/lib/libtame.a" &&
+    { "$dir/prog-archive" >/dev/null 2>&1; [ $? -eq 159 ] ||
+    no "a consumer linked with libtame.a did not die of SIGSYS"; } ||
+    no "a consumer did not link with libtame.a, as README says"; }
 # statically, through pkg-config --static
 cc "$dir/prog.c" -o "$dir/prog-static" -static \
     $(pkg-config --static --cflags --libs libtame) 2>/dev/null &&
