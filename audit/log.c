@@ -44,6 +44,9 @@ struct early {
 	int		 returned;
 };
 
+/* How many calls of a static program's start are its C library's. */
+#define STATIC_START_CALLS	16
+
 struct image {			/* a process image: threads share it */
 	int	 tgid;
 	int	 decl;		/* the marker in force, or -1 */
@@ -58,6 +61,8 @@ struct image {			/* a process image: threads share it */
 	char	*real;		/* the shim's "tame-exe:" marker */
 	int	 calls;		/* calls made before any marker */
 	int	 first;		/* the run's first image: the launcher */
+	int	 static_start;	/* a static program's calls from its exec
+				   on, while its C library starts */
 };
 
 struct task {
@@ -679,6 +684,7 @@ event(struct audit *a, struct procs *p, struct run *r, int run,
 			if (from_exec && r->markers++ == 0) {
 				/* a static program: all of it is its own */
 				im->decl = add_decl(a, TAME_ALL, -1, run, ev);
+				im->static_start = 1;
 				r->exe = xstrdup(im->exe != NULL ? im->exe :
 				    "");
 			}
@@ -690,6 +696,14 @@ event(struct audit *a, struct procs *p, struct run *r, int run,
 			early_add(im, ev);
 		return;
 	}
+	/*
+	 * A static C library sets its thread pointer (arch_prctl) among
+	 * its first calls, before main(), where the program would call
+	 * tame(): not the program's to answer for.
+	 */
+	if (im->static_start > 0 && im->static_start++ <= STATIC_START_CALLS &&
+	    strcmp(ev->name, "arch_prctl") == 0)
+		return;
 	count_call(a, p, r, run, im, ev, frames_to);
 	if (is_exec(ev->name) && ev->returned && ev->ret == 0)
 		im->dead = 1;

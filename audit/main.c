@@ -67,14 +67,20 @@ coverage_warnings(struct findings *f, const char *exe)
 }
 
 static void
-run_warnings(const struct audit *a, struct findings *f)
+run_warnings(const struct audit *a, struct findings *f, int unreached)
 {
 	const struct run *r;
 	int i;
 
 	for (i = 0; i < a->nruns; i++) {
 		r = &a->runs[i];
-		if (r->exited == 1 && r->status != 0)
+		/* the program never ran: its status is the refusal's */
+		if (unreached && r->exited == 1 && r->status != 0)
+			findings_warn(f, "%s ended with status %d without "
+			    "running the program (it was not reached): there "
+			    "is nothing to suggest", a->nruns > 1 ? r->name :
+			    "the audited run", r->status);
+		else if (r->exited == 1 && r->status != 0)
 			findings_warn(f, "%s exited with status %d: the "
 			    "suggestion covers what it did", a->nruns > 1 ?
 			    r->name : "the command", r->status);
@@ -163,6 +169,9 @@ users_run(struct options *o, const struct audit *a,
 		    "waits for them again (--once audits one run of a "
 		    "server, yours)");
 	plain_run(o, first, &p);
+	/* an unreached program's audited run did not run it: no match */
+	if (o->unreached != NULL)
+		p.compared = 0;
 	o->ctx.reproduced = p.compared ? p.same : -1;
 	if (p.interrupted)
 		findings_warn(f, "%s; the audit was made before it began",
@@ -265,7 +274,7 @@ main(int argc, char *argv[])
 		interrupted = users_run(&o, a, &first, &f);
 	runs_forget(&first);
 	runs_close(&o, a, &f);
-	run_warnings(a, &f);
+	run_warnings(a, &f, o.unreached != NULL);
 	if (!o.ctx.checking) {
 		unread_lines(a, &f);
 		coverage_warnings(&f, a->runs[0].exe);

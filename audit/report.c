@@ -267,9 +267,13 @@ text_blockers(FILE *f, const struct audit *a, const struct findings *fd)
 		fprintf(f, "            what to do: %s\n", b->todo);
 	}
 	flag_list(fd->flags, flags, sizeof(flags));
-	fprintf(f, "\nwithout the blockers, the rest of this run needs %s; "
-	    "no command line is given, since it would not run as "
-	    "audited\n", flags);
+	if (a->nobs == 0)	/* no call after the marker: nothing ran */
+		fprintf(f, "\nno call of the program was seen after tame(): "
+		    "there is no set to name, and no command line\n");
+	else
+		fprintf(f, "\nwithout the blockers, the rest of this run "
+		    "needs %s; no command line is given, since it would not "
+		    "run as audited\n", flags);
 	text_soft(f, a, fd);
 }
 

@@ -211,6 +211,15 @@ if [ -u /usr/bin/mount ] && [ "$(id -u)" = 0 ] && command -v setpriv \
 	    (.[0].todo | test("set-ID"))' "$W/setid/r.json" > /dev/null ||
 	    fail "set-ID mount: status $st, $(cat "$W/setid/r.json")"
 	validate "$W/setid/r.json"
+	# the program never ran: no set named, no claim about what it did
+	(cd "$W/setid" && setpriv --reuid=4242 --regid=4242 --clear-groups \
+	    "$AUDIT" -o "$W/setid/r.txt" -- /usr/bin/mount --version \
+	    > /dev/null 2>&1)
+	grep -q "no call of the program was seen after tame()" \
+	    "$W/setid/r.txt" && grep -q "without running the program" \
+	    "$W/setid/r.txt" && ! grep -q "needs stdio\|covers what it did\|\
+did not end as the audited" "$W/setid/r.txt" ||
+	    fail "set-ID mount, the text report: $(cat "$W/setid/r.txt")"
 else
 	echo "n/a: a set-ID program audited unprivileged: needs root, setpriv and a set-ID /usr/bin/mount"
 fi
@@ -428,6 +437,9 @@ if printf 'int main(void){return 0;}\n' | cc -static -x c -o "$W/static" - \
 	[ $? -eq 5 ] || fail "static: status not 5"
 	grep -q "statically linked: tame-exec cannot enforce" "$W/r" ||
 	    fail "static: $(cat "$W/r")"
+	# its C library's start (arch_prctl) is before main(): no blocker
+	grep -q "^cannot be tamed as run: static$" "$W/r" ||
+	    fail "static: blockers beside static: $(cat "$W/r")"
 else
 	echo "audit.sh: no static libc here, static case skipped"
 fi
