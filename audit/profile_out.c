@@ -19,6 +19,7 @@
 
 #include "profile.h"
 #include "profile_out.h"
+#include "tame.h"
 
 #define RUNS_SUFFIX	".runs"
 #define RUN_NAME	"%04d.log.gz"
@@ -210,12 +211,117 @@ left_out(FILE *f, const struct tree *t, int i)
 	fputc('\n', f);
 }
 
+/*
+ * What the user wrote in the file besides PATH FLAGS: whole comment
+ * lines (ours, the header and the left-out programs, are written anew)
+ * and a line's trailing comment, kept with its path.
+ */
+struct notes {
+	char	**lines;	/* whole comment lines, in order */
+	int	  nlines;
+	char	**paths, **tails;	/* a line's path and its "# ..." */
+	int	  ntails;
+};
+
+static int
+ours(const char *line)
+{
+	static const char *const mine[] = { "# tame-exec --profile: ",
+	    "# kept from the file: " };
+	const char *colon;
+	size_t i;
+
+	for (i = 0; i < sizeof(mine) / sizeof(mine[0]); i++)
+		if (strncmp(line, mine[i], strlen(mine[i])) == 0)
+			return 1;
+	if (strncmp(line, "# in ", 5) == 0 && strstr(line, RUNS_SUFFIX
+	    "/ by tame-audit --profile") != NULL)
+		return 1;
+	/* "# PATH: a launcher, ...", "# PATH: cannot be tamed as run..." */
+	return strncmp(line, "# /", 3) == 0 &&
+	    (colon = strstr(line, ": ")) != NULL &&
+	    (strncmp(colon, ": a launcher", 12) == 0 ||
+	    strncmp(colon, ": cannot be tamed as run", 24) == 0 ||
+	    strncmp(colon, ": a path a profile line cannot hold", 35) == 0);
+}
+
+static void
+notes_read(const char *file, struct notes *n)
+{
+	char *line = NULL, *hash, *path;
+	size_t cap = 0;
+	ssize_t len;
+	FILE *f;
+
+	memset(n, 0, sizeof(*n));
+	if ((f = fopen(file, "r")) == NULL)
+		return;
+	while ((len = getline(&line, &cap, f)) > 0) {
+		if (line[len - 1] == '\n')
+			line[--len] = '\0';
+		path = line + strspn(line, " \t");
+		if ((hash = strchr(path, '#')) == NULL)
+			continue;
+		if (hash == path) {
+			if (ours(path))
+				continue;
+			n->lines = xrealloc(n->lines, ((size_t)n->nlines + 1) *
+			    sizeof(*n->lines));
+			n->lines[n->nlines++] = xstrdup(path);
+			continue;
+		}
+		path[strcspn(path, " \t")] = '\0';
+		n->paths = xrealloc(n->paths, ((size_t)n->ntails + 1) *
+		    sizeof(*n->paths));
+		n->tails = xrealloc(n->tails, ((size_t)n->ntails + 1) *
+		    sizeof(*n->tails));
+		n->paths[n->ntails] = xstrdup(path);
+		n->tails[n->ntails++] = xstrdup(hash);
+	}
+	free(line);
+	fclose(f);
+}
+
+static void
+notes_free(struct notes *n)
+{
+	int i;
+
+	for (i = 0; i < n->nlines; i++)
+		free(n->lines[i]);
+	for (i = 0; i < n->ntails; i++) {
+		free(n->paths[i]);
+		free(n->tails[i]);
+	}
+	free(n->lines);
+	free(n->paths);
+	free(n->tails);
+}
+
+/* One line PATH FLAGS, with the comment the user gave it. */
+static int
+write_entry(FILE *f, const struct profile_entry *e, const struct notes *n)
+{
+	char names[256];
+	int i;
+
+	for (i = 0; i < n->ntails && strcmp(n->paths[i], e->path) != 0; i++)
+		;
+	if (i == n->ntails)
+		return profile_write_entry(f, e);
+	if (tame_flags_name(e->flags, names, sizeof(names)) < 0)
+		return -1;
+	return fprintf(f, "%s %s  %s\n", e->path, names, n->tails[i]) < 0 ?
+	    -1 : 0;
+}
+
 int
 profile_write(const char *file, const struct tree *t, int *listed,
     int *left, char *err, size_t errlen)
 {
 	struct profile old = { 0 };
 	struct profile_entry e;
+	struct notes notes;
 	char tmp[PATH_MAX], why[512];
 	struct stat st;
 	FILE *f;
@@ -238,16 +344,19 @@ profile_write(const char *file, const struct tree *t, int *listed,
 		return -1;
 	}
 	fchmod(fd, 0644);
+	notes_read(file, &notes);
 	fprintf(f, "# tame-exec --profile: each program's least flags over "
 	    "%d run%s recorded\n# in %s%s/ by tame-audit --profile.  One "
 	    "line PATH FLAGS.\n", t->nruns, t->nruns == 1 ? "" : "s", file,
 	    RUNS_SUFFIX);
+	for (i = 0; i < notes.nlines; i++)
+		fprintf(f, "%s\n", notes.lines[i]);
 	for (i = 0; i < t->n; i++) {
 		if (!t->p[i].f.tameable || !profile_path_ok(t->p[i].exe))
 			continue;
 		e = (struct profile_entry){ .path = t->p[i].exe,
 		    .flags = t->p[i].f.flags };
-		if (profile_write_entry(f, &e) == -1)
+		if (write_entry(f, &e, &notes) == -1)
 			break;
 		(*listed)++;
 	}
@@ -257,7 +366,7 @@ profile_write(const char *file, const struct tree *t, int *listed,
 		if (kept++ == 0)
 			fprintf(f, "# kept from the file: programs no recorded "
 			    "run started\n");
-		profile_write_entry(f, &old.e[i]);
+		write_entry(f, &old.e[i], &notes);
 		(*listed)++;
 	}
 	for (i = 0; i < t->n; i++) {
@@ -271,6 +380,7 @@ profile_write(const char *file, const struct tree *t, int *listed,
 		(*left)++;
 	}
 	profile_free(&old);
+	notes_free(&notes);
 	if (fflush(f) == EOF || ferror(f) || fsync(fd) == -1) {
 		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
 		fclose(f);

@@ -61,11 +61,20 @@ grep -q "^# $SH: a launcher" p.prof || no "the launcher has no comment line"
 tail -1 r1.txt | grep -q "^wrote p.prof: 2 programs listed, 1 left out .*tame-exec --profile p.prof -- COMMAND$" ||
     no "the report's last line: $(tail -1 r1.txt)"
 echo '/opt/by-hand/tool stdio,inet' >> p.prof
+# the user's own comments: a whole line, and one after a program's line
+echo '# reviewed by alice, 2026-12' >> p.prof
+sed -i "s|^$SORT stdio,rpath\$|& # sorts the input files|" p.prof
 "$A" --profile p.prof -o r2.txt -- sh -c 'cat in.txt' > /dev/null 2>&1 ||
     no "--profile, second run: status $?"
+grep -qx '# reviewed by alice, 2026-12' p.prof ||
+    no "the user's comment line was lost: $(cat p.prof)"
+grep -qx "$SORT stdio,rpath  # sorts the input files" p.prof ||
+    no "the comment on sort's line was lost: $(cat p.prof)"
+[ "$(grep -c '^# tame-exec --profile' p.prof)" -eq 1 ] ||
+    no "the header was kept as a comment: $(cat p.prof)"
 grep -qx "$CAT stdio,rpath" p.prof ||
     no "merged: cat is not the least over both runs: $(cat p.prof)"
-grep -qx "$SORT stdio,rpath" p.prof || no "merged: sort's line was lost"
+grep -q "^$SORT stdio,rpath" p.prof || no "merged: sort's line was lost"
 grep -qx '/opt/by-hand/tool stdio,inet' p.prof ||
     no "the line written by hand was not kept"
 grep -q '^# tame-exec --profile: .* over 2 runs' p.prof ||
