@@ -215,6 +215,8 @@ enum blocker_kind {
 	BLOCK_UNREACHED,	/* a program of a tree that ran without the
 				   shim (set-ID, file capabilities, a
 				   cleared environment) */
+	BLOCK_TIMEOUT,		/* --timeout ended the run: what it would
+				   have done next is not known */
 };
 
 struct blocker {

@@ -88,9 +88,10 @@ run_warnings(const struct audit *a, struct findings *f, int unreached)
 			findings_warn(f, "%s was killed by %s: the suggestion "
 			    "covers what it did before", a->nruns > 1 ?
 			    r->name : "the command", r->signame);
-		if (r->cut)
+		if (r->cut)	/* a log of ours is a descriptor's path */
 			findings_warn(f, "%s ends inside a call: the log is cut "
 			    "off, and what came after is not counted",
+			    strncmp(r->name, "/proc/", 6) == 0 ? "the run's log" :
 			    r->name);
 		if (r->malformed > 0)
 			findings_warn(f, "%s: %ld line%s not understood, not "
@@ -123,7 +124,7 @@ report_stream(const struct options *o)
  * with one is tameable with confidence.
  */
 static void
-unread_lines(const struct audit *a, struct findings *f)
+unread_lines(const struct audit *a, struct findings *f, int cut_short)
 {
 	const struct run *r;
 	char *detail;
@@ -131,7 +132,8 @@ unread_lines(const struct audit *a, struct findings *f)
 
 	for (i = 0; i < a->nruns; i++) {
 		r = &a->runs[i];
-		if (r->malformed == 0)
+		/* --timeout killed strace as it wrote: one line torn */
+		if (r->malformed == 0 || (cut_short && r->malformed == 1))
 			continue;
 		if (asprintf(&detail, "%s: %ld line%s not understood (first: "
 		    "%s)", r->name, r->malformed, r->malformed == 1 ? "" : "s",
@@ -276,7 +278,7 @@ main(int argc, char *argv[])
 	runs_close(&o, a, &f);
 	run_warnings(a, &f, o.unreached != NULL);
 	if (!o.ctx.checking) {
-		unread_lines(a, &f);
+		unread_lines(a, &f, o.cut_short);
 		coverage_warnings(&f, a->runs[0].exe);
 	}
 	if (!o.ctx.checking && o.tree.nruns > 0) {

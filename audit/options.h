@@ -26,6 +26,9 @@ struct options {
 	int			 timeout;
 	int			 verify;
 	int			 once;		/* --once: one run only */
+	int			 cut_short;	/* --timeout ended the audited
+						   run: its report covers what
+						   it did until then */
 	int			 report_fd;	/* --report-fd, or -1 */
 	const char		*profile;	/* --profile */
 	char			**argv;		/* the command */

@@ -288,6 +288,7 @@ plain_run(const struct options *o, const struct run_out *first,
 		snprintf(p->diff, sizeof(p->diff), "your run did not finish "
 		    "within %d s, and was killed", o->timeout);
 		p->compared = 1;
+		p->same = o->cut_short;		/* as the audited run */
 	} else
 		compare(p, first, s);
 	if (s[0].copy >= 0)

@@ -249,6 +249,7 @@ text_blockers(FILE *f, const struct audit *a, const struct findings *fd)
 {
 	const struct blocker *b;
 	char flags[256];
+	long calls;
 	int i;
 
 	fprintf(f, "%scannot be tamed as run%s: ", bold(), plain());
@@ -267,7 +268,9 @@ text_blockers(FILE *f, const struct audit *a, const struct findings *fd)
 		fprintf(f, "            what to do: %s\n", b->todo);
 	}
 	flag_list(fd->flags, flags, sizeof(flags));
-	if (a->nobs == 0)	/* no call after the marker: nothing ran */
+	for (i = 0, calls = 0; i < a->nruns; i++)
+		calls += a->runs[i].calls;
+	if (calls == 0)		/* no call after the marker: nothing ran */
 		fprintf(f, "\nno call of the program was seen after tame(): "
 		    "there is no set to name, and no command line\n");
 	else

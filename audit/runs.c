@@ -405,7 +405,13 @@ trace_command(struct options *o, enum traced kind, int warm, int log,
 	}
 	ro->status = r.status;
 	ro->layers = r.layers;
-	if (r.timed_out)
+	/*
+	 * The audited run cut short is reported for what it did until
+	 * then (a blocker says so); a --check's cut run decides nothing.
+	 */
+	if (r.timed_out && kind == TRACED_FIRST && !o->ctx.checking)
+		o->cut_short = 1;
+	else if (r.timed_out)
 		errx(1, "%s did not finish within %d s and was killed%s%s",
 		    o->argv[0], o->timeout, o->keep_log != NULL &&
 		    kind == TRACED_FIRST ? "; its trace so far is in " :

@@ -43,6 +43,7 @@ static const char *const kind_names[] = {
 	[BLOCK_STATIC] = "static",
 	[BLOCK_LOG] = "log",
 	[BLOCK_UNREACHED] = "unreached",
+	[BLOCK_TIMEOUT] = "timeout",
 };
 
 const char *

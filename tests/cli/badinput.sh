@@ -209,8 +209,9 @@ run "tame-audit: an empty command name" 1 "command not found" "$A" -- ""
 run "tame-audit -o into a missing directory" 1 "No such file" \
     "$A" -o "$D/none/report" -- true
 run "tame-audit -o a directory" 1 "Is a directory" "$A" -o "$D" -- true
-run "tame-audit --timeout: the command killed, no log left" 1 \
-    "did not finish within 1 s" "$A" --timeout 1 -- sleep 30
+run "tame-audit --timeout: the command killed, its report cut short, no log left" \
+    5 "timeout sleep did not finish within 1 s and was killed" \
+    "$A" --timeout 1 -- sleep 30
 
 # ---- tame-audit --from-log: broken logs ----
 
