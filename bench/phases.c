@@ -205,6 +205,9 @@ first_tame(int flags)
 	    sizeof(tame__state.progname) - 1);
 	if (tame__install_handler(&old_sigsys) == -1)
 		err(1, "tame__install_handler");
+
+	mark("spare_sigsys");
+	tame__spare_sigsys();
 	sigemptyset(&sigsys);
 	sigaddset(&sigsys, SIGSYS);
 	sigprocmask(SIG_UNBLOCK, &sigsys, NULL);

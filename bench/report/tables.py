@@ -202,7 +202,9 @@ PHASES = (
      " and the workspace (page faults)"),
     ("compile", "the program: a precompiled one copied and relocated "
      "(lib/precompiled.sets), else compiled (tame_compile_fast)"),
-    ("handler", "SIGSYS handler installed, SIGSYS unblocked"),
+    ("handler", "SIGSYS handler installed"),
+    ("spare_sigsys", "SIGSYS out of the masks of handlers set before "
+     "(the caught signals from /proc/self/status), SIGSYS unblocked"),
     ("no_new_privs", "prctl(PR_SET_NO_NEW_PRIVS)"),
     ("landlock_restrict", "Landlock: landlock_restrict_self"),
     ("seccomp_attach", "audit marker write; seccomp(SET_MODE_FILTER, TSYNC):"
