@@ -207,6 +207,10 @@ class Item:
                 raise ValueError(res.describe())
             with open(report, encoding="utf-8") as f:
                 j = json.load(f)
+            # a run --timeout cut short decides nothing: an audit error
+            if any(b.get("kind") == "timeout" for b in j["blockers"]):
+                raise ValueError(f"did not finish within "
+                                 f"{self.c.audit_timeout} s")
             # null when the run cannot be tamed (no suggestion)
             audit["flags"] = j["flags"] if j["flags"] is not None else []
             audit["tameable"] = j["tameable"] and res.status == 0
