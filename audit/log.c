@@ -65,15 +65,31 @@ struct image {			/* a process image: threads share it */
 				   on, while its C library starts */
 };
 
+/*
+ * A task is one life of a pid: from its birth (the clone that returned
+ * it, or its first line) to its death ("+++ exited", "+++ killed"); after
+ * that the kernel may hand the number out again, to another process.
+ * The first pass makes the lives and their parents, the second walks
+ * them again in the same order (struct lives).
+ */
 struct task {
 	int	 pid;
-	int	 parent;	/* from the first pass; 0 unknown */
+	int	 parent;	/* the parent's life, or -1 unknown */
 	int	 thread;	/* created with CLONE_THREAD */
 	int	 image;		/* index, or -1 before its first line */
 	int	 forked_decl;	/* the parent's marker when its clone
 				   returned: -2 until then */
 	int	 forked_dead;
 	int	 forked_image;	/* the parent's image then */
+	long	 first_line;	/* the log line where the life began */
+	int	 next;		/* the same pid's next life, or -1 */
+	int	 over;		/* it has died, in this pass */
+};
+
+/* pid -> a life (its index + 1; 0: none), by open addressing. */
+struct pidmap {
+	int	*pid, *life;
+	int	 cap, n;	/* cap a power of two, or 0 */
 };
 
 /* A descriptor made by a call that a soft denial could refuse. */
@@ -105,6 +121,9 @@ struct procs {
 	int		 run;
 	struct task	*tasks;
 	int		 ntasks, cap;
+	struct pidmap	 now, first;	/* each pid's life now, its first */
+	int		 pass;		/* 0: making the lives, 1: walking */
+	int		 last_pid, last_life;	/* the last life_of()'s */
 	struct image	*images;
 	int		 nimages, icap;
 	struct fdnote	*fds;
@@ -249,22 +268,163 @@ peer_use(struct audit *a, struct procs *p, int tgid,
 	}
 }
 
-static struct task *
-task(struct procs *p, int pid)
+/* The slot of pid in m (added if absent). */
+static int *
+pidmap_slot(struct pidmap *m, int pid)
+{
+	unsigned i, mask;
+	int *opid, *olife, ocap, k;
+
+	if (2 * (m->n + 1) > m->cap) {
+		opid = m->pid;
+		olife = m->life;
+		ocap = m->cap;
+		m->cap = m->cap == 0 ? 64 : 2 * m->cap;
+		m->pid = xcalloc((size_t)m->cap, sizeof(*m->pid));
+		m->life = xcalloc((size_t)m->cap, sizeof(*m->life));
+		m->n = 0;
+		for (k = 0; k < ocap; k++)
+			if (olife[k] != 0)
+				*pidmap_slot(m, opid[k]) = olife[k];
+		free(opid);
+		free(olife);
+	}
+	mask = (unsigned)m->cap - 1;
+	for (i = ((unsigned)pid * 2654435761u) & mask; m->life[i] != 0;
+	    i = (i + 1) & mask)
+		if (m->pid[i] == pid)
+			return &m->life[i];
+	m->pid[i] = pid;
+	m->n++;
+	return &m->life[i];	/* 0 until the caller sets it */
+}
+
+static void
+pidmap_free(struct pidmap *m)
+{
+	free(m->pid);
+	free(m->life);
+	*m = (struct pidmap){ 0 };
+}
+
+/* A life of pid after life prev (-1: its first), begun at line. */
+static int
+life_new(struct procs *p, int pid, int prev, long line)
 {
 	int i;
 
-	for (i = p->ntasks - 1; i >= 0; i--)
-		if (p->tasks[i].pid == pid)
-			return &p->tasks[i];
+	if (p->pass == 1) {	/* the first pass made it */
+		i = prev >= 0 ? p->tasks[prev].next : *pidmap_slot(&p->first,
+		    pid) - 1;
+		if (i >= 0)
+			return i;
+	}
 	if (p->ntasks == p->cap) {
 		p->cap = p->cap == 0 ? 16 : p->cap * 2;
 		p->tasks = xrealloc(p->tasks, (size_t)p->cap *
 		    sizeof(*p->tasks));
 	}
-	p->tasks[p->ntasks] = (struct task){ .pid = pid, .image = -1,
-	    .forked_decl = -2 };
-	return &p->tasks[p->ntasks++];
+	i = p->ntasks++;
+	p->tasks[i] = (struct task){ .pid = pid, .parent = -1, .image = -1,
+	    .forked_decl = -2, .first_line = line, .next = -1 };
+	if (prev >= 0)
+		p->tasks[prev].next = i;
+	else
+		*pidmap_slot(&p->first, pid) = i + 1;
+	return i;
+}
+
+/*
+ * The life of pid a line of it belongs to: the one now, or, after a
+ * death, the next.  Returns its index (tasks may have moved).
+ */
+static int
+life_of(struct procs *p, int pid, long line)
+{
+	int *now, i;
+
+	/* a log's lines come in runs of one pid's */
+	if (p->last_life > 0 && pid == p->last_pid &&
+	    !p->tasks[p->last_life - 1].over)
+		return p->last_life - 1;
+	now = pidmap_slot(&p->now, pid);
+	if ((i = *now - 1) < 0 || p->tasks[i].over) {
+		i = life_new(p, pid, i, line);
+		*pidmap_slot(&p->now, pid) = i + 1;
+	}
+	p->last_pid = pid;
+	p->last_life = i + 1;
+	return i;
+}
+
+/*
+ * The life a clone, fork or vfork begun at line begun made, returning
+ * pid: the one now if it began after the call did (a vfork child runs,
+ * and may die, before its parent's call returns) or still lives; else
+ * a new one.
+ */
+static int
+life_born(struct procs *p, int pid, long begun, long line)
+{
+	int i = *pidmap_slot(&p->now, pid) - 1;
+
+	if (i >= 0 && (p->tasks[i].first_line > begun || !p->tasks[i].over))
+		return i;
+	return life_of(p, pid, line);
+}
+
+static void
+life_end(struct procs *p, int pid)
+{
+	int i = *pidmap_slot(&p->now, pid) - 1;
+
+	if (i >= 0)
+		p->tasks[i].over = 1;
+}
+
+/*
+ * Does the body of a line end a life, and whose (*pid)?  "exited" and
+ * "killed" end the pid's own; "superseded by execve in pid N" ends N's,
+ * the thread whose execve took over the pid, which goes on.
+ */
+static int
+ends_life(const char *body, int *pid)
+{
+	const char *s;
+
+	if (strncmp(body, "+++ exited", 10) == 0 ||
+	    strncmp(body, "+++ killed", 10) == 0)
+		return 1;
+	if (strncmp(body, "+++ superseded by execve in pid ", 32) == 0) {
+		s = body + 32;
+		*pid = (int)strtol(s, NULL, 10);
+		return *pid > 0;
+	}
+	return 0;
+}
+
+/* The second pass walks the lives again, from each pid's first. */
+static void
+lives_rewind(struct procs *p)
+{
+	int i;
+
+	for (i = 0; i < p->ntasks; i++)
+		p->tasks[i].over = 0;
+	pidmap_free(&p->now);
+	p->pass = 1;
+	p->last_life = 0;
+}
+
+/* The life of pid now (a line of it is being read). */
+static struct task *
+task(struct procs *p, int pid)
+{
+	int i = *pidmap_slot(&p->now, pid) - 1;
+
+	if (i < 0)
+		i = life_of(p, pid, 0);
+	return &p->tasks[i];
 }
 
 static int
@@ -310,9 +470,7 @@ image_of(struct procs *p, int pid)
 
 	if (t->image >= 0)
 		return &p->images[t->image];
-	if (t->parent != 0 && (parent = task(p, t->parent)) != NULL &&
-	    parent->image >= 0) {
-		t = task(p, pid);	/* task() may have moved the array */
+	if (t->parent >= 0 && (parent = &p->tasks[t->parent])->image >= 0) {
 		if (t->thread)
 			t->image = parent->image;
 		else {
@@ -329,12 +487,10 @@ image_of(struct procs *p, int pid)
 			else
 				im = fork_image(p, pid, parent->image,
 				    pi->decl, pi->dead);
-			t = task(p, pid);
 			t->image = im;
 		}
 	} else {
 		im = new_image(p, pid, -1, NULL);
-		t = task(p, pid);
 		t->image = im;
 	}
 	return &p->images[t->image];
@@ -362,6 +518,7 @@ learn_parents(struct procs *p, const struct st_event *ev)
 {
 	struct task *t;
 	long long flags = 0;
+	int parent;
 
 	if (ev->kind != ST_CALL || !ev->returned || ev->ret <= 0)
 		return;
@@ -369,8 +526,9 @@ learn_parents(struct procs *p, const struct st_event *ev)
 	    strcmp(ev->name, "fork") != 0 && strcmp(ev->name, "vfork") != 0)
 		return;
 	st_field(ev->args, ev->args_len, "flags=", &flags);
-	t = task(p, (int)ev->ret);
-	t->parent = ev->pid;
+	parent = life_of(p, ev->pid, ev->lineno);
+	t = &p->tasks[life_born(p, (int)ev->ret, ev->begun, ev->lineno)];
+	t->parent = parent;
 	t->thread = (flags & CLONE_THREAD) != 0;
 }
 
@@ -595,7 +753,8 @@ note_clone(struct procs *p, struct image *im, const struct st_event *ev)
 	if (!ev->returned || ev->ret <= 0 || !creates_task(ev->name,
 	    strlen(ev->name)))
 		return;
-	child = task(p, (int)ev->ret);	/* may move the tasks, not images */
+	/* may move the tasks, not the images */
+	child = &p->tasks[life_born(p, (int)ev->ret, ev->begun, ev->lineno)];
 	if (child->image < 0) {
 		child->forked_decl = im->decl;
 		child->forked_dead = im->dead;
@@ -865,6 +1024,8 @@ procs_free(struct procs *p)
 	}
 	free(p->images);
 	free(p->tasks);
+	pidmap_free(&p->now);
+	pidmap_free(&p->first);
 	free(p->fds);
 	while (p->npeers > 0)
 		peer_drop(p, &p->peers[0]);
@@ -886,8 +1047,9 @@ read_log(struct procs *p, struct run *r, int run, const char *path,
 	char *line = NULL, bad[256] = "";
 	size_t cap = 0;
 	ssize_t n;
-	long nbad = 0, good = 0;
-	int pass, k, i;
+	long nbad = 0, good = 0, lineno;
+	size_t body;
+	int pass, k, i, pid, dies;
 
 	if ((f = open_log(path, err, errlen)) == NULL)
 		return -1;
@@ -895,30 +1057,52 @@ read_log(struct procs *p, struct run *r, int run, const char *path,
 	for (pass = 0; pass < 2; pass++) {
 		rewind(f);
 		sp = st_new();
-		nbad = good = 0;
+		nbad = good = lineno = 0;
+		if (pass == 1)
+			lives_rewind(p);
 		while ((n = getline(&line, &cap, f)) != -1) {
 			if (n > 0 && line[n - 1] == '\n')
 				line[--n] = '\0';
+			lineno++;
+			/*
+			 * Each line of a pid is its life's (a frame, " > ",
+			 * its event's); "+++ " ends the life after it.
+			 */
+			pid = -1;
+			if (strncmp(line, " > ", 3) != 0) {
+				pid = st_pid(line, (size_t)n, &body);
+				(void)life_of(p, pid, lineno);
+			}
+			dies = pid >= 0 && ends_life(line + body, &pid);
 			if (pass == 1)
 				r->lines++;
-			else if (!creates_task(line, (size_t)n))
-				continue;	/* the first pass wants only these */
+			else if (!creates_task(line, (size_t)n)) {
+				st_skip_line(sp);	/* the first pass wants
+							   only these */
+				if (dies)
+					life_end(p, pid);
+				continue;
+			}
 			if ((k = st_line(sp, line, (size_t)n, &ev)) == -1) {
 				if (nbad++ == 0)
 					snprintf(bad, sizeof(bad), "%s",
 					    st_error(sp));
-				continue;
+			} else if (k == 1) {
+				good++;
+				if (pass == 0)
+					learn_parents(p, &ev);
+				else if (p->tree != NULL)
+					event_tree(p, r, run, &ev);
+				else
+					event(p->whole, p, r, run, &ev,
+					    from_exec, frames_to);
 			}
-			if (k == 0)
-				continue;
-			good++;
-			if (pass == 0)
-				learn_parents(p, &ev);
-			else if (p->tree != NULL)
-				event_tree(p, r, run, &ev);
-			else
-				event(p->whole, p, r, run, &ev, from_exec,
-				    frames_to);
+			if (dies)
+				life_end(p, pid);
+			/* its descriptors are gone with it, whoever gets
+			   the number next */
+			if (dies && pass == 1)
+				forget_fds(p, pid);
 		}
 		if (pass == 1)
 			r->cut = st_pending(sp) > 0;

@@ -21,6 +21,7 @@ struct pending {
 	int		 pid;
 	char		*text;		/* "NAME(partial args" */
 	size_t		 len;
+	long		 lineno;	/* where it began */
 };
 
 struct st_parser {
@@ -57,6 +58,12 @@ const char *
 st_error(const struct st_parser *p)
 {
 	return p->err;
+}
+
+void
+st_skip_line(struct st_parser *p)
+{
+	p->lineno++;
 }
 
 int
@@ -493,6 +500,7 @@ add_pending(struct st_parser *p, int pid, const char *s, size_t len)
 	e->text[len] = '\0';
 	e->len = len;
 	e->pid = pid;
+	e->lineno = p->lineno;
 	p->npend++;
 	return 0;
 }
@@ -578,6 +586,31 @@ parse_call(struct st_parser *p, const char *s, size_t len,
 	return parse_result(p, s + i + 1, len - i - 1, ev);
 }
 
+int
+st_pid(const char *line, size_t len, size_t *body)
+{
+	size_t i = 0, k;
+	int pid = 0;
+
+	/* "PID  body" with -f; "[pid N] body" on stderr */
+	if (len > 5 && strncmp(line, "[pid ", 5) == 0)
+		for (i = 5; i < len && line[i] == ' '; i++)
+			;
+	/* a pid is at most 2^22: a number of ten digits is no prefix */
+	for (k = i; k < len && isdigit((unsigned char)line[k]); k++)
+		pid = pid >= 0 && pid < 100000000 ?
+		    pid * 10 + (line[k] - '0') : -1;
+	if (k > i && k < len && pid >= 0 &&
+	    (line[k] == ' ' || line[k] == ']')) {
+		for (k += line[k] == ']'; k < len && line[k] == ' '; k++)
+			;
+		*body = k;
+		return pid;
+	}
+	*body = 0;
+	return 0;
+}
+
 /* "<... NAME resumed>rest": join with the pending "NAME(partial". */
 static int
 resumed(struct st_parser *p, int pid, const char *s, size_t len,
@@ -586,6 +619,7 @@ resumed(struct st_parser *p, int pid, const char *s, size_t len,
 	struct pending *e;
 	const char *name = s + 5, *close;
 	size_t nlen, rest;
+	long begun;
 
 	if ((close = memchr(s, '>', len)) == NULL ||
 	    (size_t)(close - s) < 13 ||
@@ -603,8 +637,12 @@ resumed(struct st_parser *p, int pid, const char *s, size_t len,
 	memcpy(p->buf, e->text, e->len);
 	memcpy(p->buf + e->len, close + 1, rest);
 	p->buf[e->len + rest] = '\0';
+	begun = e->lineno;
 	drop_pending(p, e);
-	return parse_call(p, p->buf, strlen(p->buf), ev);
+	if (parse_call(p, p->buf, strlen(p->buf), ev) == -1)
+		return -1;
+	ev->begun = begun;
+	return 0;
 }
 
 /* "+++ exited with N +++", "+++ killed by SIG (core dumped) +++", ... */
@@ -644,12 +682,12 @@ st_line(struct st_parser *p, const char *line, size_t len,
     struct st_event *ev)
 {
 	const char *s = line;
-	size_t i = 0, k;
-	int pid = 0;
+	size_t k;
+	int pid;
 
 	p->lineno++;
 	memset(ev, 0, sizeof(*ev));
-	ev->lineno = p->lineno;
+	ev->lineno = ev->begun = p->lineno;
 	while (len > 0 && (line[len - 1] == '\r' || line[len - 1] == '\n'))
 		len--;
 	if (len >= 3 && strncmp(line, " > ", 3) == 0) {
@@ -659,22 +697,9 @@ st_line(struct st_parser *p, const char *line, size_t len,
 		ev->args_len = len - 3;
 		return 1;
 	}
-	/* "PID  body" with -f; "[pid N] body" on stderr */
-	if (len > 5 && strncmp(line, "[pid ", 5) == 0)
-		for (i = 5; i < len && line[i] == ' '; i++)
-			;
-	/* a pid is at most 2^22: a number of ten digits is no prefix */
-	for (k = i; k < len && isdigit((unsigned char)line[k]); k++)
-		pid = pid >= 0 && pid < 100000000 ?
-		    pid * 10 + (line[k] - '0') : -1;
-	if (k > i && k < len && pid >= 0 &&
-	    (line[k] == ' ' || line[k] == ']')) {
-		for (k += line[k] == ']'; k < len && line[k] == ' '; k++)
-			;
-		s = line + k;
-		len -= k;
-	} else
-		pid = 0;
+	pid = st_pid(line, len, &k);
+	s = line + k;
+	len -= k;
 	ev->pid = p->lastpid = pid;
 	if (len == 0)
 		return 0;

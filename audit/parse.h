@@ -44,6 +44,8 @@ struct st_event {
 					   pid whose execve took over */
 	int		 core;		/* killed: core dumped */
 	long		 lineno;	/* the line that completed it */
+	long		 begun;		/* the line where it began (an
+					   unfinished call's), or lineno */
 };
 
 struct st_parser;
@@ -63,6 +65,15 @@ const char	*st_error(const struct st_parser *);
 
 /* Calls still unfinished (at the end of a log: interrupted by its end). */
 int		 st_pending(const struct st_parser *);
+
+/*
+ * The pid a line begins with ("PID  body", "[pid N] body"), or 0 where
+ * it has none; where its body starts in *body.
+ */
+int		 st_pid(const char *line, size_t len, size_t *body);
+
+/* A line not fed to st_line (a first pass's): counted all the same. */
+void		 st_skip_line(struct st_parser *);
 
 /*
  * Argument helpers.  st_arg() finds the i-th top-level argument of an

@@ -51,6 +51,26 @@ if [ -x /bin/busybox ] && file -L /bin/busybox | grep -q static; then
 	    no "busybox is not unreached (static): $(jq -c .programs bb.json)"
 fi
 
+# A pid handed out again is a new process: true's pid, once true has
+# died, goes to the shell's next child (the run's own PID namespace's
+# ns_last_pid set back), which execs env: true is no launcher, env is
+"$A" --json --keep-log reuse.log -o reuse.json -- sh -c '/usr/bin/true &
+    p=$!; wait $p; echo $((p - 1)) > /proc/sys/kernel/ns_last_pid 2>/dev/null
+    /usr/bin/env /usr/bin/cat in.txt' > /dev/null 2>&1
+t=$(sed -n 's/^\([0-9]*\) *execve("\/usr\/bin\/true".*/\1/p' reuse.log)
+e=$(sed -n 's/^\([0-9]*\) *execve("\/usr\/bin\/env".*/\1/p' reuse.log)
+if [ -n "$t" ] && [ "$t" = "$e" ]; then
+	TRUE=$(readlink -f /usr/bin/true)
+	ENV=$(readlink -f /usr/bin/env)
+	jq -e --arg t "$TRUE" --arg e "$ENV" '.programs |
+	    any(.exe == $t and .tameable and (.launcher | not) and
+	    .flags == ["stdio"]) and any(.exe == $e and .launcher)' \
+	    reuse.json > /dev/null ||
+	    no "pid $t used twice: $(jq -c '.programs | map([.exe, .launcher, .flags])' reuse.json)"
+else
+	echo "n/a: a pid handed out again: this run's ns_last_pid could not be set (true $t, env $e; jq .hermetic: $(jq .hermetic reuse.json))"
+fi
+
 # --profile: written, then grown by a second run
 "$A" --profile p.prof -o r1.txt -- sh -c 'cat < in.txt; sort in.txt' \
     > /dev/null 2>&1 || no "--profile: status $? (0 when written)"
