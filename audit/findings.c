@@ -55,10 +55,13 @@ needs_of(const struct audit *a, int run, const struct need **out)
 }
 
 /* Per flag of the suggestion, the first need nothing else meets. */
+/* The flags whose name services tame() warms. */
+#define NAME_SERVICES	(TAME_GETPW | TAME_DNSPATH)
+
 static void
 evidence(const struct audit *a, struct findings *f)
 {
-	int bit, i, best, without;
+	int bit, i, best, without, pass;
 
 	for (bit = 1; bit <= TAME_PROC; bit <<= 1) {
 		f->why[bit_index(bit)] = -1;
@@ -78,12 +81,14 @@ evidence(const struct audit *a, struct findings *f)
 		 * loads before its filter: its evidence is the first call
 		 * of the name service it grants.
 		 */
-		for (i = 0; best < 0 && (f->warmed & bit) && i < a->nneeds;
-		    i++)
-			if (a->needs[i].nalts > 0 &&
-			    cover_meets(&a->needs[i], TAME_STDIO | bit, 0) &&
-			    !cover_meets(&a->needs[i], TAME_STDIO, 0))
-				best = i;
+		for (pass = 0; pass < 2; pass++)	/* its own first */
+			for (i = 0; best < 0 && (f->warmed & bit) &&
+			    i < a->nneeds; i++)
+				if (a->needs[i].nalts > 0 &&
+				    cover_meets(&a->needs[i], TAME_STDIO | bit,
+				    0) && !cover_meets(&a->needs[i], TAME_STDIO |
+				    (pass == 0 ? (NAME_SERVICES & ~bit) : 0), 0))
+					best = i;
 		f->why[bit_index(bit)] = best;
 	}
 	for (f->floor_why = -1, i = 0; i < a->nneeds; i++)
