@@ -1069,11 +1069,12 @@ read_log(struct procs *p, struct run *r, int run, const char *path,
 			 * its event's); "+++ " ends the life after it.
 			 */
 			pid = -1;
-			if (strncmp(line, " > ", 3) != 0) {
+			if (line[0] != ' ' || strncmp(line, " > ", 3) != 0) {
 				pid = st_pid(line, (size_t)n, &body);
 				(void)life_of(p, pid, lineno);
 			}
-			dies = pid >= 0 && ends_life(line + body, &pid);
+			dies = pid >= 0 && line[body] == '+' &&
+			    ends_life(line + body, &pid);
 			if (pass == 1)
 				r->lines++;
 			else if (!creates_task(line, (size_t)n)) {

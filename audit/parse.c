@@ -593,11 +593,11 @@ st_pid(const char *line, size_t len, size_t *body)
 	int pid = 0;
 
 	/* "PID  body" with -f; "[pid N] body" on stderr */
-	if (len > 5 && strncmp(line, "[pid ", 5) == 0)
+	if (len > 5 && line[0] == '[' && strncmp(line, "[pid ", 5) == 0)
 		for (i = 5; i < len && line[i] == ' '; i++)
 			;
 	/* a pid is at most 2^22: a number of ten digits is no prefix */
-	for (k = i; k < len && isdigit((unsigned char)line[k]); k++)
+	for (k = i; k < len && line[k] >= '0' && line[k] <= '9'; k++)
 		pid = pid >= 0 && pid < 100000000 ?
 		    pid * 10 + (line[k] - '0') : -1;
 	if (k > i && k < len && pid >= 0 &&
