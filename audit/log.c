@@ -518,7 +518,7 @@ learn_parents(struct procs *p, const struct st_event *ev)
 {
 	struct task *t;
 	long long flags = 0;
-	int parent;
+	int parent, child;
 
 	if (ev->kind != ST_CALL || !ev->returned || ev->ret <= 0)
 		return;
@@ -527,7 +527,9 @@ learn_parents(struct procs *p, const struct st_event *ev)
 		return;
 	st_field(ev->args, ev->args_len, "flags=", &flags);
 	parent = life_of(p, ev->pid, ev->lineno);
-	t = &p->tasks[life_born(p, (int)ev->ret, ev->begun, ev->lineno)];
+	/* the index first: life_born() may move the tasks */
+	child = life_born(p, (int)ev->ret, ev->begun, ev->lineno);
+	t = &p->tasks[child];
 	t->parent = parent;
 	t->thread = (flags & CLONE_THREAD) != 0;
 }
@@ -748,13 +750,14 @@ static void
 note_clone(struct procs *p, struct image *im, const struct st_event *ev)
 {
 	struct task *child;
-	int index = (int)(im - p->images);
+	int index = (int)(im - p->images), i;
 
 	if (!ev->returned || ev->ret <= 0 || !creates_task(ev->name,
 	    strlen(ev->name)))
 		return;
-	/* may move the tasks, not the images */
-	child = &p->tasks[life_born(p, (int)ev->ret, ev->begun, ev->lineno)];
+	/* the index first: it may move the tasks (not the images) */
+	i = life_born(p, (int)ev->ret, ev->begun, ev->lineno);
+	child = &p->tasks[i];
 	if (child->image < 0) {
 		child->forked_decl = im->decl;
 		child->forked_dead = im->dead;

@@ -61,7 +61,7 @@ check() {
 }
 
 # tame-audit: kept logs of every kind in tests/audit/, every output
-for log in clone scm_rights signals strings resumed; do
+for log in clone scm_rights signals strings resumed many_lives; do
 	check 0 $HOSTVG "$B/tame-audit" --from-log "tests/audit/$log.log"
 	grep -q 'suggested flags' "$W/err" ||
 	    fail "tame-audit --from-log $log: no report: $(head -c 300 "$W/err")"
