@@ -426,20 +426,19 @@ mask_call(struct tame_call *c, long *ret)
 
 /*
  * rt_sigaction with a new action: the same action with SIGSYS out of
- * the mask its handler runs under.  The kernel's struct is the same on
- * both arches: handler, flags, restorer, mask.
+ * the mask its handler runs under.
  */
 static int
 action_call(struct tame_call *c, long *ret)
 {
-	uint64_t act[4];
+	struct tame_ksigaction act;
 	long newact = (long)c->a[1];
 
-	if (c->a[3] == sizeof(act[3])) {	/* else the kernel's EINVAL */
-		if ((*ret = tame__copy_in(act, c->a[1], sizeof(act))) != 0)
+	if (c->a[3] == sizeof(act.mask)) {	/* else the kernel's EINVAL */
+		if ((*ret = tame__copy_in(&act, c->a[1], sizeof(act))) != 0)
 			return 0;
-		act[3] &= ~TAME_SIGSYS_BIT;
-		newact = (long)act;
+		act.mask &= ~TAME_SIGSYS_BIT;
+		newact = (long)&act;
 	}
 	*ret = tame__gate(SYS_rt_sigaction, (long)c->a[0], newact,
 	    (long)c->a[2], (long)c->a[3], 0, 0);

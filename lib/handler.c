@@ -158,21 +158,21 @@ caught_signals(void)
 void
 tame__spare_sigsys(void)
 {
-	uint64_t act[4], caught = caught_signals();	/* handler, flags,
-							   restorer, mask */
+	struct tame_ksigaction act;
+	uint64_t caught = caught_signals();
 	int sig;
 
 	for (sig = 1; sig <= 64; sig++) {
 		if (!(caught & ((uint64_t)1 << (sig - 1))) || sig == SIGSYS ||
 		    sig == SIGKILL || sig == SIGSTOP)
 			continue;
-		if (tame__gate(SYS_rt_sigaction, sig, 0, (long)act,
-		    sizeof(act[3]), 0, 0) != 0 || act[0] <= 1 ||
-		    !(act[3] & TAME_SIGSYS_BIT))
+		if (tame__gate(SYS_rt_sigaction, sig, 0, (long)&act,
+		    sizeof(act.mask), 0, 0) != 0 || act.handler <= 1 ||
+		    !(act.mask & TAME_SIGSYS_BIT))
 			continue;	/* SIG_DFL, SIG_IGN, or spares it */
-		act[3] &= ~TAME_SIGSYS_BIT;
-		tame__gate(SYS_rt_sigaction, sig, (long)act, 0,
-		    sizeof(act[3]), 0, 0);
+		act.mask &= ~TAME_SIGSYS_BIT;
+		tame__gate(SYS_rt_sigaction, sig, (long)&act, 0,
+		    sizeof(act.mask), 0, 0);
 	}
 }
 

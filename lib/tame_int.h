@@ -149,6 +149,11 @@ void	tame__violation(const struct tame_call *c);
 /* SIGSYS's bit in the kernel's signal set (8 bytes on both arches). */
 #define TAME_SIGSYS_BIT	((uint64_t)1 << (SIGSYS - 1))	/* with <signal.h> */
 
+/* The kernel's struct sigaction, the same on x86-64 and arm64. */
+struct tame_ksigaction {
+	uint64_t	 handler, flags, restorer, mask;
+};
+
 struct sigaction;
 int	tame__install_handler(struct sigaction *);
 
