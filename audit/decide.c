@@ -303,20 +303,19 @@ void
 decide_suggestion(struct options *o, struct audit **a, struct findings *f,
     const struct run_out *first, int from_exec)
 {
-	char diff[512];
+	char diff[512], *what;
 	int ns = 0, audited = o->argv != NULL && o->nlogs == 0;
 
 	if (o->cut_short) {
 		/* every later run would be cut as well: nothing to decide */
 		verdict_findings(*a, f, 0, 0);
-		char *what;
-
 		if (asprintf(&what, "%s did not finish within %d s and was "
 		    "killed", o->argv[0], o->timeout) == -1)
 			err(1, NULL);
-		verdict_add(f, BLOCK_TIMEOUT, -1, what, xstrdup("this report covers what it did until then, and "
-		    "the rest of its run may need more: give --timeout more "
-		    "seconds, or a smaller input, for a suggestion"));
+		verdict_add(f, BLOCK_TIMEOUT, -1, what, xstrdup("this report "
+		    "covers what it did until then, and the rest of its run "
+		    "may need more: give --timeout more seconds, or a smaller "
+		    "input, for a suggestion"));
 		return;
 	}
 	if (audited && !from_exec)

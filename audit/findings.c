@@ -54,10 +54,10 @@ needs_of(const struct audit *a, int run, const struct need **out)
 	return n;
 }
 
-/* Per flag of the suggestion, the first need nothing else meets. */
 /* The flags whose name services tame() warms. */
 #define NAME_SERVICES	(TAME_GETPW | TAME_DNSPATH)
 
+/* Per flag of the suggestion, the first need nothing else meets. */
 static void
 evidence(const struct audit *a, struct findings *f)
 {

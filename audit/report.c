@@ -97,6 +97,18 @@ command_line(const struct report_ctx *c, char *buf, size_t len)
 	}
 }
 
+/* The calls after the marker, over every run. */
+static long
+calls_after_marker(const struct audit *a)
+{
+	long calls = 0;
+	int i;
+
+	for (i = 0; i < a->nruns; i++)
+		calls += a->runs[i].calls;
+	return calls;
+}
+
 /* ---- text ---- */
 
 static void
@@ -249,7 +261,6 @@ text_blockers(FILE *f, const struct audit *a, const struct findings *fd)
 {
 	const struct blocker *b;
 	char flags[256];
-	long calls;
 	int i;
 
 	fprintf(f, "%scannot be tamed as run%s: ", bold(), plain());
@@ -268,9 +279,7 @@ text_blockers(FILE *f, const struct audit *a, const struct findings *fd)
 		fprintf(f, "            what to do: %s\n", b->todo);
 	}
 	flag_list(fd->flags, flags, sizeof(flags));
-	for (i = 0, calls = 0; i < a->nruns; i++)
-		calls += a->runs[i].calls;
-	if (calls == 0)		/* no call after the marker: nothing ran */
+	if (calls_after_marker(a) == 0)	/* nothing of it ran */
 		fprintf(f, "\nno call of the program was seen after tame(): "
 		    "there is no set to name, and no command line\n");
 	else
@@ -371,14 +380,10 @@ static void
 text_header(FILE *f, const struct audit *a, const struct report_ctx *c)
 {
 	char cmd[1024];
-	long calls = 0;
-	int i;
 
-	for (i = 0; i < a->nruns; i++)
-		calls += a->runs[i].calls;
 	command_line(c, cmd, sizeof(cmd));
 	fprintf(f, "tame-audit: %s%s%ld calls after tame() in %d run%s\n",
-	    cmd, cmd[0] != '\0' ? ": " : "", calls, a->nruns,
+	    cmd, cmd[0] != '\0' ? ": " : "", calls_after_marker(a), a->nruns,
 	    a->nruns == 1 ? "" : "s");
 }
 

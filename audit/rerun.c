@@ -106,6 +106,13 @@ static int	copy = -1;	/* a pipe: what the first run read */
 static pid_t	helper = -1;	/* the pump or feeder of the run */
 static int	recorded;	/* the first run is over */
 
+int
+rerun_is_null(const struct stat *st)
+{
+	return S_ISCHR(st->st_mode) && major(st->st_rdev) == 1 &&
+	    minor(st->st_rdev) == 3;
+}
+
 enum stdin_kind
 rerun_stdin_kind(void)
 {
@@ -118,8 +125,7 @@ rerun_stdin_kind(void)
 	else if (S_ISREG(st.st_mode))
 		kind = (stdin_start = lseek(0, 0, SEEK_CUR)) != -1 ?
 		    STDIN_FILE : STDIN_OTHER;
-	else if (S_ISCHR(st.st_mode) && major(st.st_rdev) == 1 &&
-	    minor(st.st_rdev) == 3)
+	else if (rerun_is_null(&st))
 		kind = STDIN_NULL;
 	else if (S_ISFIFO(st.st_mode))
 		kind = STDIN_PIPE;

@@ -7,6 +7,7 @@
 #ifndef AUDIT_RERUN_H
 #define AUDIT_RERUN_H
 
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include <stddef.h>
@@ -20,6 +21,9 @@
 void	rerun_guard_std(void);
 void	rerun_close_std(void);
 int	rerun_std_closed(int fd);
+
+/* Is st the null device (/dev/null, 1:3)? */
+int	rerun_is_null(const struct stat *st);
 
 /*
  * In a child of ours that does not exec: close every descriptor above 2

@@ -5,7 +5,6 @@
  * while one is under way.
  */
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <sys/wait.h>
 
 #include <dirent.h>
@@ -196,8 +195,7 @@ capture_one(int fd, int *keep, int *to, pid_t *drainer)
 
 	*to = *drainer = -1;
 	if (rerun_std_closed(fd) || fstat(fd, &st) == -1 ||
-	    S_ISREG(st.st_mode) || (S_ISCHR(st.st_mode) &&
-	    major(st.st_rdev) == 1 && minor(st.st_rdev) == 3))
+	    S_ISREG(st.st_mode) || rerun_is_null(&st))
 		*keep = rerun_capture();
 	else
 		*keep = rerun_drain(S_ISFIFO(st.st_mode), to, drainer);
