@@ -92,6 +92,7 @@ exe_find(int dirfd, const char *path, int atflags, struct exe *x)
 	int depth, fd;
 
 	x->fd = -1;
+	x->script = 0;
 	for (depth = 0; ; depth++) {
 		if ((fd = open_path(dirfd, path, atflags)) == -1)
 			return -1;
@@ -107,6 +108,7 @@ exe_find(int dirfd, const char *path, int atflags, struct exe *x)
 		if (x->headlen < 2 || x->head[0] != '#' || x->head[1] != '!')
 			break;
 		/* a script: the program is its interpreter */
+		x->script = 1;
 		close(fd);
 		exe_close(x);
 		if (depth >= MAXDEPTH ||

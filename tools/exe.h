@@ -28,6 +28,8 @@ struct exe {
 	unsigned char	 head[256];	/* the kernel reads as much (#!) */
 	ssize_t		 headlen;	/* -1: cannot be read */
 	int		 fd;		/* open for reading, or -1 */
+	int		 script;	/* path was a script: this is the
+					   interpreter its #! line names */
 };
 
 /*

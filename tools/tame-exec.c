@@ -139,20 +139,6 @@ main(int argc, char *argv[])
  * (/bin/sort on Debian, python3), of a script, or of no file at all
  * would tame nothing and say nothing, so the profile is refused there.
  */
-/* Does path start with "#!"? */
-static int
-is_script(const char *path)
-{
-	char head[2];
-	int fd = open(path, O_RDONLY | O_CLOEXEC), n;
-
-	if (fd == -1)
-		return 0;
-	n = (int)read(fd, head, sizeof(head));
-	close(fd);
-	return n == 2 && head[0] == '#' && head[1] == '!';
-}
-
 static void
 check_lines(const char *file, const struct profile *p)
 {
@@ -171,8 +157,8 @@ check_lines(const char *file, const struct profile *p)
 			errx(1, "%s:%d: %s is not a program's real path: an "
 			    "exec of it runs %s (%s), which this line would "
 			    "leave untamed; a profile names what /proc/PID/exe "
-			    "shows: write %s", file,
-			    e->line, e->path, x.path, is_script(e->path) ? "a script's interpreter" :
+			    "shows: write %s", file, e->line, e->path, x.path,
+			    x.script ? "a script's interpreter" :
 			    "a symbolic link is on the way", x.path);
 	}
 }
