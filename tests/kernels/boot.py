@@ -5,8 +5,8 @@
 usage: boot.py [--minutes N] NAME SUITE...
 
 The guest is a Debian kernel with the initramfs initramfs.py made,
-under TCG (no KVM: this machine's nested KVM cannot run a guest), 2
-vCPUs and 2 GiB, the host's root shared read-only over 9p.  The host
+under TCG (no KVM: this machine's nested KVM cannot run a guest),
+--cpus vCPUs (2 unless told) and 2 GiB, the host's root shared read-only over 9p.  The host
 writes the guest's command into build/kernels/NAME.run (the guest sees
 the build directory through the host root) and keeps everything the
 serial console prints in build/kernels/NAME.log.  qemu is killed after
@@ -52,11 +52,11 @@ def shares(k):
                    % (K.TOP, opts)], " tame.tree=" + K.TOP
 
 
-def qemu_command(k, run_file):
+def qemu_command(k, run_file, cpus):
     kdir = os.path.join(K.build_dir(), k.name)
     virtfs, tree = shares(k)
     return QEMU[k.arch] + [
-        "-smp", "2", "-m", "2048", "-nographic", "-no-reboot",
+        "-smp", str(cpus), "-m", "2048", "-nographic", "-no-reboot",
         "-kernel", os.path.join(kdir, "vmlinuz"),
         "-initrd", os.path.join(kdir, "initramfs.gz"),
         # quiet: a seccomp kill is logged at notice level, and a test
@@ -67,7 +67,7 @@ def qemu_command(k, run_file):
         "-device", "virtio-rng-pci", "-nic", "none"]
 
 
-def boot(k, suites, minutes, suite_timeout):
+def boot(k, suites, minutes, suite_timeout, cpus=2):
     run_file = os.path.join(K.build_dir(), k.name + ".run")
     with open(run_file, "w") as f:
         f.write("# written by tests/kernels/boot.py: the guest runs this\n"
@@ -81,7 +81,7 @@ def boot(k, suites, minutes, suite_timeout):
                    K.tree_build(K.HOST_ARCH), " ".join(suites)))
     log = open(K.log_path(k), "w")
     start = time.monotonic()
-    p = subprocess.Popen(qemu_command(k, run_file), stdout=subprocess.PIPE,
+    p = subprocess.Popen(qemu_command(k, run_file, cpus), stdout=subprocess.PIPE,
                          stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     killed = []
 
@@ -117,11 +117,12 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--minutes", type=int, default=45)
     ap.add_argument("--suite-timeout", type=int, default=1200)
+    ap.add_argument("--cpus", type=int, default=2)
     ap.add_argument("name")
     ap.add_argument("suites", nargs="+")
     a = ap.parse_args()
     for k in K.select(K.read_list(), a.name):
-        boot(k, a.suites, a.minutes, a.suite_timeout)
+        boot(k, a.suites, a.minutes, a.suite_timeout, a.cpus)
 
 
 if __name__ == "__main__":

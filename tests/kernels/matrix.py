@@ -29,9 +29,12 @@ import kernels as K
 TAIL = 25
 
 
-def read_excluded():
+def read_excluded(share=None):
     """{suite: {arch: reason}}; arch None where a line names none (every
-    kernel), else the one of its "arch=NAME" field."""
+    kernel), else the one of its "arch=NAME" field.  A line with
+    "share=NAME" counts only when that share is run (KERNEL_SHARE=ci:
+    make check-kernels-ci), and says so in its reason."""
+    share = os.environ.get("KERNEL_SHARE", "") if share is None else share
     out = {}
     for line in open(os.path.join(K.HERE, "exclude.txt")):
         line = line.split("#", 1)[0].strip()
@@ -41,6 +44,11 @@ def read_excluded():
             if reason.startswith("arch="):
                 arch, reason = reason.split(None, 1)
                 arch = arch[len("arch="):]
+            if reason.startswith("share="):
+                only, reason = reason.split(None, 1)
+                if only[len("share="):] != share:
+                    continue
+                reason = "in %s's share: %s" % (share, reason)
             out.setdefault(suite, {})[arch] = reason
     return out
 
