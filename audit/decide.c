@@ -24,15 +24,6 @@ no_second_run(const struct options *o)
 	return o->noview[0] != '\0' ? o->noview : "--once makes one run only";
 }
 
-/* Output that nothing compares: the warmed and cold runs'. */
-static void
-discard(struct run_out *ro)
-{
-	if ((ro->out = open("/dev/null", O_WRONLY | O_CLOEXEC)) == -1 ||
-	    (ro->err = fcntl(ro->out, F_DUPFD_CLOEXEC, 0)) == -1)
-		err(1, "/dev/null");
-}
-
 /*
  * --check: a declared getpw or dnspath that nothing after the marker
  * needed may still have been needed by the marker itself: tame() of it
@@ -67,7 +58,7 @@ decide_check(struct options *o, struct audit *a, struct findings *f,
 		    no_second_run(o));
 		return;
 	}
-	discard(&ro);
+	runs_discard(&ro);
 	c = runs_traced(o, NULL, TRACED_COLD, 0, &ro, &fe);
 	runs_forget(&ro);
 	findings_make(c, &fc, 1, 0, 0);
@@ -98,8 +89,8 @@ decide_check(struct options *o, struct audit *a, struct findings *f,
  * the suggestion is judged by too: glibc's nscd probe, whose connect
  * failed anyway, is no reason to warm the resolver for ls -l.
  */
-static int
-name_services(const struct audit *a)
+int
+decide_name_services(const struct audit *a)
 {
 	const struct need *nd;
 	const int *alts;
@@ -132,8 +123,9 @@ name_services(const struct audit *a)
  * warm run's flags, or be a call the warm run made before its marker.
  * Returns the first need neither does, or -1.
  */
-static int
-same_way(const struct audit *first, const struct audit *warm, int flags)
+int
+decide_same_way(const struct audit *first, const struct audit *warm,
+    int flags)
 {
 	const struct audit *b = warm->before;
 	const struct need *nd;
@@ -156,8 +148,8 @@ same_way(const struct audit *first, const struct audit *warm, int flags)
 }
 
 /* Is a better than b: tameable first, then fewer flags granting less. */
-static int
-better(const struct findings *a, const struct findings *b)
+int
+decide_better(const struct findings *a, const struct findings *b)
 {
 	if (a->tameable != b->tameable)
 		return a->tameable;
@@ -169,7 +161,7 @@ better(const struct findings *a, const struct findings *b)
 /*
  * A run per name service a real tame() would warm: each nonempty subset
  * of ns, at most three runs.  One that ended otherwise than the first,
- * or went another way (same_way), is not used, and no further one is
+ * or went another way (decide_same_way), is not used, and no further one is
  * made.  The best of them, if better than the first run's, takes its
  * place in *a and f.
  */
@@ -186,7 +178,7 @@ warm_runs(struct options *o, struct audit **a, struct findings *f,
 
 	for (k = 0, w = ns & -ns; w != 0 && k < 3; w = (w - ns) & ns, k++) {
 		ro = (struct run_out)RUN_OUT_NONE;
-		discard(&ro);
+		runs_discard(&ro);
 		warm[k] = runs_traced(o, NULL, TRACED_WARM, w, &ro, &fe);
 		runs_forget(&ro);
 		verdict_findings(warm[k], &fw[k], w, ns & ~w);
@@ -197,7 +189,7 @@ warm_runs(struct options *o, struct audit **a, struct findings *f,
 			findings_warn(f, "the run with the name service "
 			    "warmed for %s ended otherwise than the first: not "
 			    "used%s", names, more);
-		else if (fw[k].tameable && (i = same_way(*a, warm[k],
+		else if (fw[k].tameable && (i = decide_same_way(*a, warm[k],
 		    fw[k].flags)) >= 0)
 			findings_warn(f, "the run with the name service "
 			    "warmed for %s went another way than the first: "
@@ -205,7 +197,7 @@ warm_runs(struct options *o, struct audit **a, struct findings *f,
 			    "needed: not used%s", names, (*a)->needs[i].what,
 			    more);
 		else {
-			if (better(&fw[k], best < 0 ? f : &fw[best]))
+			if (decide_better(&fw[k], best < 0 ? f : &fw[best]))
 				best = k;
 			continue;
 		}
@@ -319,7 +311,7 @@ decide_suggestion(struct options *o, struct audit **a, struct findings *f,
 		return;
 	}
 	if (audited && !from_exec)
-		ns = name_services(*a);
+		ns = decide_name_services(*a);
 	if (ns != 0 && !o->hermetic)
 		ns = -1;
 	verdict_findings(*a, f, 0, ns > 0 ? ns : 0);

@@ -28,4 +28,24 @@ void	decide_suggestion(struct options *o, struct audit **a,
 void	decide_check(struct options *o, struct audit *a, struct findings *f,
 	    int from_exec);
 
+/*
+ * What the warmed runs are judged by, for a single program here and for
+ * each program of a tree (tree_warm.h):
+ *
+ * decide_name_services: the name services (TAME_GETPW, TAME_DNSPATH) a
+ * run used after its marker, which a real tame() of them would have
+ * loaded before its filter; 0 for none.
+ *
+ * decide_same_way: would the warmed run's flags have done for the cold
+ * run too (each need met by them, or a call the warmed run made before
+ * its marker)?  The first need neither does, or -1.
+ *
+ * decide_better: is a better than b (tameable first, then fewer flags
+ * granting less)?
+ */
+int	decide_name_services(const struct audit *a);
+int	decide_same_way(const struct audit *cold, const struct audit *warm,
+	    int flags);
+int	decide_better(const struct findings *a, const struct findings *b);
+
 #endif /* AUDIT_DECIDE_H */

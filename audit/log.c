@@ -949,18 +949,24 @@ event_tree(struct procs *p, struct run *r, int run, const struct st_event *ev)
 			tree_process(p->tree, im->prog);
 		}
 		pr = &p->tree->p[im->prog];
+		if (p->tree->keep_before && im->decl < 0)
+			early_classify(pr->a, im);
 		im->decl = add_decl(pr->a, flags, im->decl, run, ev);
 		r->markers++;
 		return;
 	}
 	if (im->decl < 0) {
 		if (is_exec(ev->name) && ev->returned && ev->ret == 0) {
+			early_drop(im);		/* a launcher's */
 			image_over(p, im);
 			note_exe(im, ev);
 			free(im->real);
 			im->real = NULL;
-		} else
+		} else {
 			im->calls++;
+			if (p->tree->keep_before)
+				early_add(im, ev);
+		}
 		return;
 	}
 	count_call(p->tree->p[im->prog].a, p, r, run, im, ev, none);

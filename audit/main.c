@@ -39,6 +39,7 @@
 #include "runs.h"
 #include "tame.h"
 #include "tree.h"
+#include "tree_warm.h"
 
 
 /* Name imports that could need a flag the suggestion lacks. */
@@ -243,8 +244,8 @@ main(int argc, char *argv[])
 	runs_open(&o);
 	a = audit_new();
 	a->keep_frames = o.where;
-	if (o.profile != NULL && profile_past_runs(o.profile, &o.tree, msg,
-	    sizeof(msg)) == -1)
+	if (o.profile != NULL && profile_past_runs(o.profile, &o.tree,
+	    o.warmed, msg, sizeof(msg)) == -1)
 		errx(1, "%s", msg);
 	for (i = 0; i < o.nlogs; i++) {
 		if (audit_read_log(a, o.logs[i], 0, msg, sizeof(msg)) == -1)
@@ -266,6 +267,7 @@ main(int argc, char *argv[])
 		o.ctx.log_is_temporary = o.keep_log == NULL;
 	}
 	findings_of(&o, &a, &f, &first, from_exec);
+	tree_warm(&o, &f, &first, from_exec);
 	if (first.closed)
 		findings_warn(&f, "the audited run's output to a pipe passed "
 		    "%lld MiB: there it met a closed pipe, as if its reader "
@@ -313,6 +315,7 @@ main(int argc, char *argv[])
 	findings_free(&f);
 	audit_free(a);
 	tree_free(&o.tree);
+	tree_warm_free(&o);
 	free(o.logs);
 	return interrupted ? 130 : status;
 }

@@ -33,6 +33,8 @@ struct options {
 	const char		*profile;	/* --profile */
 	char			**argv;		/* the command */
 	struct tree		 tree;		/* its programs (tree.h) */
+	struct tree		 warmed[3];	/* and with the name service
+						   warmed (tree_warm.h) */
 	struct view		 view;		/* each run's (view.h), */
 	int			 hermetic;	/* when this is 1 (runs.h) */
 	char			 noview[512];	/* why one run only, or "" */

@@ -2,7 +2,9 @@
 /*
  * profile_out.c: tame-audit --profile (profile_out.h).  The runs are kept
  * compressed (gzip: a test suite's trace is large and compresses tenfold)
- * as FILE.runs/NNNN.log.gz; the format of FILE itself is tools/profile.c's.
+ * as FILE.runs/NNNN.log.gz, and the same audit's runs with the name
+ * service warmed (tree_warm.h) as NNNN.warm-FLAGS.log.gz beside it; the
+ * format of FILE itself is tools/profile.c's.
  */
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -20,9 +22,14 @@
 #include "profile.h"
 #include "profile_out.h"
 #include "tame.h"
+#include "tree_warm.h"
 
 #define RUNS_SUFFIX	".runs"
 #define RUN_NAME	"%04d.log.gz"
+#define WARM_NAME	"%04d.warm-%s.log.gz"
+
+/* The number of this audit's run, for its warmed runs' names. */
+static int this_run;
 
 static void
 runs_dir(const char *file, char *buf, size_t len)
@@ -83,6 +90,27 @@ is_run(const struct dirent *d)
 	    strcmp(tail, "z") == 0;
 }
 
+/* A warmed run's file: the flags it warmed, or 0. */
+static int
+warmed_by(const char *name)
+{
+	char flags[64], tail[16];
+	const char *bad;
+	int n, set;
+
+	if (sscanf(name, "%d.warm-%63[a-z,].log.g%15s", &n, flags,
+	    tail) != 3 || strcmp(tail, "z") != 0 ||
+	    tame_flags_parse(flags, &set, &bad) == -1)
+		return 0;
+	return set & (TAME_GETPW | TAME_DNSPATH);
+}
+
+static int
+is_kept(const struct dirent *d)
+{
+	return is_run(d) || warmed_by(d->d_name) != 0;
+}
+
 int
 profile_start(const char *file, int *removed, char *err, size_t errlen)
 {
@@ -108,7 +136,7 @@ profile_start(const char *file, int *removed, char *err, size_t errlen)
 		return -1;
 	}
 	runs_dir(file, dir, sizeof(dir));
-	if ((n = scandir(dir, &names, is_run, by_name)) == -1)
+	if ((n = scandir(dir, &names, is_kept, by_name)) == -1)
 		return 0;
 	for (i = 0; i < n; i++) {
 		snprintf(run, sizeof(run), "%s/%s", dir, names[i]->d_name);
@@ -117,8 +145,8 @@ profile_start(const char *file, int *removed, char *err, size_t errlen)
 			    "the runs of an earlier profile are not merged)",
 			    run, strerror(errno), file);
 			r = -1;
-		} else if (r == 0)
-			(*removed)++;
+		} else if (r == 0 && is_run(names[i]))
+			(*removed)++;	/* a run, not its warmed runs */
 		free(names[i]);
 	}
 	free(names);
@@ -126,15 +154,17 @@ profile_start(const char *file, int *removed, char *err, size_t errlen)
 }
 
 int
-profile_past_runs(const char *file, struct tree *t, char *err, size_t errlen)
+profile_past_runs(const char *file, struct tree *t, struct tree warmed[3],
+    char *err, size_t errlen)
 {
 	struct dirent **names;
+	struct tree *into;
 	char dir[PATH_MAX], gz[PATH_MAX * 2], tmppath[PATH_MAX];
 	const char *tmpdir = getenv("TMPDIR");
-	int n, i, fd, r = 0;
+	int n, i, w, fd, r = 0;
 
 	runs_dir(file, dir, sizeof(dir));
-	if ((n = scandir(dir, &names, is_run, by_name)) == -1)
+	if ((n = scandir(dir, &names, is_kept, by_name)) == -1)
 		return errno == ENOENT ? 0 : (snprintf(err, errlen, "%s: %s",
 		    dir, strerror(errno)), -1);
 	snprintf(tmppath, sizeof(tmppath), "%s/tame-profile.XXXXXX",
@@ -146,12 +176,15 @@ profile_past_runs(const char *file, struct tree *t, char *err, size_t errlen)
 		close(fd);
 	for (i = 0; i < n; i++) {
 		snprintf(gz, sizeof(gz), "%s/%s", dir, names[i]->d_name);
+		w = warmed_by(names[i]->d_name);
+		into = w == 0 ? t : &warmed[tree_warm_index(w)];
+		into->keep_before = w != 0;
 		if (r == 0 && (gzip_filter(1, gz, tmppath, err, errlen) == -1 ||
-		    tree_read_log(t, tmppath, err, errlen) == -1))
+		    tree_read_log(into, tmppath, err, errlen) == -1))
 			r = -1;
 		if (r == 0) {	/* the evidence names the kept run */
-			free(t->logs[t->nruns - 1]);
-			t->logs[t->nruns - 1] = xstrdup(gz);
+			free(into->logs[into->nruns - 1]);
+			into->logs[into->nruns - 1] = xstrdup(gz);
 		}
 		free(names[i]);
 	}
@@ -162,9 +195,10 @@ profile_past_runs(const char *file, struct tree *t, char *err, size_t errlen)
 }
 
 int
-profile_record(const char *file, const char *log, char *err, size_t errlen)
+profile_record(const char *file, const char *log, int warm, char *err,
+    size_t errlen)
 {
-	char dir[PATH_MAX], out[PATH_MAX * 2];
+	char dir[PATH_MAX], out[PATH_MAX * 2], flags[64];
 	struct stat st;
 	int i;
 
@@ -173,10 +207,18 @@ profile_record(const char *file, const char *log, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
 		return -1;
 	}
+	if (warm != 0) {	/* beside this audit's own run */
+		flags_text(warm, flags, sizeof(flags), 0);
+		snprintf(out, sizeof(out), "%s/" WARM_NAME, dir, this_run,
+		    flags);
+		return gzip_filter(0, log, out, err, errlen);
+	}
 	for (i = 1; i < 10000; i++) {
 		snprintf(out, sizeof(out), "%s/" RUN_NAME, dir, i);
-		if (stat(out, &st) == -1 && errno == ENOENT)
+		if (stat(out, &st) == -1 && errno == ENOENT) {
+			this_run = i;
 			return gzip_filter(0, log, out, err, errlen);
+		}
 	}
 	snprintf(err, errlen, "%s: 9999 runs recorded already: start "
 	    "another profile", dir);

@@ -22,13 +22,20 @@
 int	profile_start(const char *file, int *removed, char *err,
 	    size_t errlen);
 
-/* The runs recorded beside file, into t.  0, or -1 with a message. */
-int	profile_past_runs(const char *file, struct tree *t, char *err,
-	    size_t errlen);
+/*
+ * The runs recorded beside file, into t, and those made with the name
+ * service warmed into warmed[] (tree_warm_index()).  0, or -1 with a
+ * message.
+ */
+int	profile_past_runs(const char *file, struct tree *t,
+	    struct tree warmed[3], char *err, size_t errlen);
 
-/* Keep a copy of log beside file for later merges.  0, or -1. */
-int	profile_record(const char *file, const char *log, char *err,
-	    size_t errlen);
+/*
+ * Keep a copy of log beside file for later merges: the audit's own run
+ * (warm 0), or a run of it with warm's name services warmed.  0, or -1.
+ */
+int	profile_record(const char *file, const char *log, int warm,
+	    char *err, size_t errlen);
 
 /*
  * Write file from t's judged programs (atomically): how many lines list

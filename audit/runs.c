@@ -329,7 +329,8 @@ trace_command(struct options *o, enum traced kind, int warm, int log,
     struct run_out *ro, int *from_exec)
 {
 	struct trace_opts t = { .cold = kind == TRACED_COLD, .log_fd = log,
-	    .tree = kind == TRACED_FIRST && !o->ctx.checking };
+	    .tree = (kind == TRACED_FIRST || kind == TRACED_WARM_TREE) &&
+	    !o->ctx.checking };
 	struct trace_result r;
 	struct elf_imports im;
 	struct stat st;
@@ -359,7 +360,7 @@ trace_command(struct options *o, enum traced kind, int warm, int log,
 		t.tame_exec = tame_exec;
 		if (o->flags != NULL)
 			t.flags = o->flags;
-		else if (kind == TRACED_WARM) {
+		else if (kind == TRACED_WARM || kind == TRACED_WARM_TREE) {
 			flags_text(warm, every, sizeof(every), 0);
 			t.flags = every;
 		} else {
@@ -439,9 +440,39 @@ runs_tree_add_log(struct options *o, const char *log)
 
 	if (tree_read_log(&o->tree, log, msg, sizeof(msg)) == -1)
 		errx(1, "%s", msg);
-	if (o->profile != NULL && profile_record(o->profile, log, msg,
+	if (o->profile != NULL && profile_record(o->profile, log, 0, msg,
 	    sizeof(msg)) == -1)
 		errx(1, "%s", msg);
+}
+
+void
+runs_discard(struct run_out *ro)
+{
+	if ((ro->out = open("/dev/null", O_WRONLY | O_CLOEXEC)) == -1 ||
+	    (ro->err = fcntl(ro->out, F_DUPFD_CLOEXEC, 0)) == -1)
+		err(1, "/dev/null");
+}
+
+int
+runs_tree_warm(struct options *o, int warm, struct tree *into, int status)
+{
+	struct run_out ro = RUN_OUT_NONE;
+	char msg[512], path[64];
+	int log = rerun_capture(), from_exec, same;
+
+	runs_discard(&ro);
+	trace_command(o, TRACED_WARM_TREE, warm, log, &ro, &from_exec);
+	runs_forget(&ro);
+	if ((same = ro.status == status)) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", log);
+		into->keep_before = 1;	/* for decide_same_way() */
+		if (tree_read_log(into, path, msg, sizeof(msg)) == -1 ||
+		    (o->profile != NULL && profile_record(o->profile, path,
+		    warm, msg, sizeof(msg)) == -1))
+			errx(1, "%s", msg);
+	}
+	close(log);
+	return same;
 }
 
 struct audit *
@@ -454,7 +485,7 @@ runs_traced(struct options *o, struct audit *a, enum traced kind, int warm,
 	if (a == NULL) {
 		a = audit_new();
 		a->keep_frames = o->where;
-		a->keep_before = kind == TRACED_WARM;	/* for same_way() */
+		a->keep_before = kind == TRACED_WARM;	/* for decide_same_way() */
 	}
 	trace_command(o, kind, warm, log, ro, from_exec);
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", log);

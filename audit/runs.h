@@ -86,6 +86,7 @@ enum traced {
 	TRACED_FIRST,	/* the audited run */
 	TRACED_WARM,	/* name services warmed: warm says which */
 	TRACED_COLD,	/* --check: the program's tame() warms nothing */
+	TRACED_WARM_TREE, /* every program of the tree warmed (tree_warm.h) */
 };
 
 /*
@@ -124,6 +125,18 @@ void	runs_close(struct options *o, const struct audit *a,
 
 /* A log into the tree of programs, and into --profile's record of runs. */
 void	runs_tree_add_log(struct options *o, const char *log);
+
+/*
+ * The command traced again as a tree, the shim's tame() in every image
+ * warming warm's name services (tame_warm_names): where it ended with
+ * status, its programs go into into and --profile's record of runs, and
+ * 1 is returned; else 0, and nothing of it is kept.
+ */
+int	runs_tree_warm(struct options *o, int warm, struct tree *into,
+	    int status);
+
+/* Output that nothing compares (a warmed run's): to /dev/null. */
+void	runs_discard(struct run_out *ro);
 
 /* Why the command gets no shim, when it is set-ID or has capabilities. */
 char	*command_raised(const struct options *o);

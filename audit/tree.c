@@ -125,31 +125,41 @@ tree_is_launcher(const struct tree *t, int i)
 }
 
 /*
- * Each program's audit gets every run (a program that did not take part
- * in one has no observations there), so that its evidence names the
- * right log; then the verdict a single program gets.  The name service
- * is judged as the first, cold run saw it: a program that used it shows
- * the modules loaded after its marker as code (tree_judge does not make
- * the warmed runs a single audit makes).
+ * Each program's audit gets every run of the tree its calls came from (a
+ * program that did not take part in one has no observations there), so
+ * that its evidence names the right log; then the verdict a single
+ * program gets, with the name service as its runs had it: cold, or
+ * warmed as tame() warms it where tree_warm() found a warmed run better
+ * (tree_warm.h).
  */
+void
+tree_name_runs(struct tree *t, int i)
+{
+	struct program *pr = &t->p[i];
+	const struct tree *from = pr->runs_of != NULL ? pr->runs_of : t;
+	int r;
+
+	pr->a->nruns = from->nruns;
+	for (r = 0; r < from->nruns; r++) {
+		free(pr->a->runs[r].name);
+		free(pr->a->runs[r].exe);
+		pr->a->runs[r].name = xstrdup(from->logs[r]);
+		pr->a->runs[r].exe = xstrdup(pr->exe);
+	}
+}
+
 void
 tree_judge(struct tree *t)
 {
 	struct program *pr;
-	int i, r;
+	int i;
 
 	for (i = 0; i < t->n; i++) {
 		pr = &t->p[i];
 		if (pr->judged)
 			findings_free(&pr->f);
-		pr->a->nruns = t->nruns;
-		for (r = 0; r < t->nruns; r++) {
-			free(pr->a->runs[r].name);
-			free(pr->a->runs[r].exe);
-			pr->a->runs[r].name = xstrdup(t->logs[r]);
-			pr->a->runs[r].exe = xstrdup(pr->exe);
-		}
-		verdict_findings(pr->a, &pr->f, 0, 0);
+		tree_name_runs(t, i);
+		verdict_findings(pr->a, &pr->f, pr->warmed, pr->cold);
 		if (pr->unreached > 0)
 			verdict_add(&pr->f, BLOCK_UNREACHED, -1,
 			    xstrdup(pr->exe), xstrdup(pr->why));

@@ -28,6 +28,11 @@ struct program {
 	char		*why;		/* why those were not reached */
 	struct findings	 f;		/* tree_judge()'s verdict */
 	int		 judged;
+	int		 warmed;	/* the name services its tame() warms */
+	int		 cold;		/* and those it would, not warmed */
+	const struct tree *runs_of;	/* the tree whose logs a holds the
+					   runs of, when not this one: a
+					   warmed tree's (tree_warm.h) */
 };
 
 struct tree {
@@ -35,6 +40,8 @@ struct tree {
 	int		 n, cap;
 	char		**logs;		/* each run's log, for the audits */
 	int		 nruns;
+	int		 keep_before;	/* the programs' calls before their
+					   markers too (a warmed tree's) */
 };
 
 /* The program of a real path: found, or added (started by starter). */
@@ -59,7 +66,12 @@ char	*tree_raised_why(const char *exe);
 int	tree_read_log(struct tree *, const char *path, char *err,
 	    size_t errlen);
 
-/* Each program's findings: its flags, its blockers, launcher or not. */
+/* Program i's audit told the names of the logs its runs came from. */
+void	tree_name_runs(struct tree *, int i);
+/*
+ * Each program's findings: its flags, its blockers, launcher or not;
+ * with warmed and cold as findings_make() takes them.
+ */
 void	tree_judge(struct tree *);
 /*
  * The programs i started first, separated by ", ", or "programs" if it

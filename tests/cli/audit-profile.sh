@@ -8,6 +8,7 @@
 cd "$(dirname "$0")/../.." || exit 1
 B=${B:-build}
 A=$PWD/$B/tame-audit
+TX=$PWD/$B/tame-exec
 PATH=/usr/bin:/bin
 export PATH
 W=$(mktemp -d /var/tmp/tame-audit-profile.XXXXXX) || exit 1
@@ -110,6 +111,40 @@ grep -q "p.prof does not exist: it starts anew with this run; the 2 runs" \
 grep -q "$SORT" p.prof && no "a deleted profile came back: $(cat p.prof)"
 grep -q '^# tame-exec --profile: .* over 1 run' p.prof ||
     no "the new profile does not count 1 run: $(cat p.prof)"
+
+# A tree's program that used the name service is judged warmed, as a
+# single program is: id gets what tame-audit gives id alone (no rpath
+# for /etc/passwd, which tame()'s warming reads before its filter), and
+# the warmed runs are kept beside the audit's own and merged with them.
+ID=$(readlink -f "$(command -v id)")
+GETENT=$(readlink -f "$(command -v getent)")
+alone=$("$A" --flags-only -- id -un 2>&1 >/dev/null)
+"$A" --profile ns.prof -o r5.txt -- sh -c 'id -un; getent passwd root' \
+    > /dev/null 2>&1 || no "--profile of id and getent: status $?"
+grep -qx "$ID $alone" ns.prof ||
+    no "id's line is not its own audit's ($alone): $(cat ns.prof)"
+grep -q "^$ID .*rpath" ns.prof && no "id was judged cold: $(cat ns.prof)"
+[ -e ns.prof.runs/0001.warm-getpw.log.gz ] ||
+    no "the warmed run is not kept: $(ls ns.prof.runs)"
+"$A" --profile ns.prof -o r6.txt -- sh -c 'id -un; getent hosts localhost' \
+    > /dev/null 2>&1 || no "a second --profile run: status $?"
+grep -qx "$ID $alone" ns.prof ||
+    no "id's line after a merge is not $alone: $(cat ns.prof)"
+line=$(grep "^$GETENT " ns.prof)
+case $line in
+*getpw*dnspath*|*dnspath*getpw*) ;;
+*) no "getent over both runs does not hold getpw and dnspath: $line" ;;
+esac
+case $line in *rpath*) no "getent was judged cold: $line" ;; esac
+out=$("$TX" --profile ns.prof -- sh -c 'id -un; getent passwd root; \
+    getent hosts localhost' 2>&1) || no "tame-exec --profile ns.prof: $out"
+"$A" --once --profile once.prof -o r8.txt -- sh -c 'id -un' > /dev/null 2>&1
+grep -q "the programs of the tree that used the name service ($ID) were judged as one run saw them" r8.txt ||
+    no "--once does not say id was judged cold: $(cat r8.txt)"
+rm ns.prof
+"$A" --profile ns.prof -o r7.txt -- true > /dev/null 2> err.txt
+grep -q "the 2 runs an earlier profile" err.txt ||
+    no "the warmed runs were counted as runs: $(cat err.txt)"
 
 # a broken profile is named before anything runs, and left as it was
 printf '/usr/bin/cat stdio,nosuchflag\n' > bad.prof
