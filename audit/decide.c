@@ -7,6 +7,7 @@
  */
 #include <err.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +15,10 @@
 #include "audit.h"
 #include "decide.h"
 #include "options.h"
+#include "policy.h"
 #include "runs.h"
 #include "tame.h"
+#include "tame_int.h"
 
 /* Why no run after the first is made. */
 static const char *
@@ -89,6 +92,28 @@ decide_check(struct options *o, struct audit *a, struct findings *f,
  * the suggestion is judged by too: glibc's nscd probe, whose connect
  * failed anyway, is no reason to warm the resolver for ls -l.
  */
+/*
+ * Is nd a look at the dynamic loader's files (ld.so.cache, a library)?
+ * getpw and dnspath grant them only so that a module loaded late fails
+ * gently (the table's loader entries): ar's dlopen() of its plugins is
+ * no use of the name service, which reads its own files besides.
+ */
+static int
+loader_files(const struct need *nd)
+{
+	const char *q = strchr(nd->what, '"'), *e;
+	char path[PATH_MAX];
+	int i;
+
+	if (q == NULL || (e = strchr(q + 1, '"')) == NULL ||
+	    (size_t)(e - q - 1) >= sizeof(path))
+		return 0;
+	memcpy(path, q + 1, (size_t)(e - q - 1));
+	path[e - q - 1] = '\0';
+	i = tame__path_entry(TAME_GETPW | TAME_DNSPATH, path, TL_READ);
+	return i >= 0 && tame_lpaths[i].loader;
+}
+
 int
 decide_name_services(const struct audit *a)
 {
@@ -98,6 +123,8 @@ decide_name_services(const struct audit *a)
 
 	for (i = 0; i < a->nneeds; i++) {
 		nd = &a->needs[i];
+		if (loader_files(nd))
+			continue;
 		alts = need_benign(nd) ? nd->alts : nd->exact;
 		n = need_benign(nd) ? nd->nalts : nd->nexact;
 		for (g = d = 0, k = 0; k < n; k++) {

@@ -118,6 +118,13 @@ struct tame_lpath {
 	int		 flag;		/* TAME__BASE, TAME_GETPW, ... */
 	int		 rights;
 	char		 path[40];
+	int		 loader;	/* 1: the dynamic loader's files, which
+					   a name service's flags grant only so
+					   that a module loaded late fails
+					   gently: reading them is no sign that
+					   the name service was used (ar's
+					   plugins: tame-audit's
+					   decide_name_services) */
 };
 
 extern const struct tame_lpath	tame_lpaths[];
