@@ -463,10 +463,28 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(dup2), RW, .why = WHY_FD },
 #endif
 	{ SYS(dup3), RW, .why = WHY_FD },
+	/*
+	 * fcntl's commands one by one, as real programs use them (the
+	 * census; a test suite's bash asks F_GETPIPE_SZ before writing a
+	 * here-document into a pipe).  Queries of a descriptor's own state
+	 * are housekeeping: whom SIGIO would go to (setting it is PROC's),
+	 * the kernel's write-lifetime hints.
+	 */
 	{ SYS(fcntl), RW, .cond = { IN(1, ALL32, F_DUPFD, F_DUPFD_CLOEXEC,
-	    F_GETFD, F_SETFD, F_GETFL, F_SETFL, F_GETOWN) }, .why = WHY_FD },
+	    F_GETFD, F_SETFD, F_GETFL, F_SETFL, F_GETOWN, F_GETOWN_EX,
+	    F_GETSIG, F_GET_RW_HINT, F_GET_FILE_RW_HINT) }, .why = WHY_FD },
+	/*
+	 * A pipe's buffer is the process's own (unprivileged, at most
+	 * /proc/sys/fs/pipe-max-size), as a socket's SO_SNDBUF is; a
+	 * memfd's seals only ever take rights away from its descriptors.
+	 */
+	{ SYS(fcntl), RW, .cond = { IN(1, ALL32, F_GETPIPE_SZ, F_SETPIPE_SZ,
+	    F_GET_SEALS, F_ADD_SEALS) },
+	    .why = "a pipe's buffer, a memfd's seals: descriptors open" },
+	/* The lease this process holds is its own to ask about. */
 	{ SYS(fcntl), RW, .cond = { IN(1, ALL32, F_GETLK, F_SETLK, F_SETLKW,
-	    F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW) }, .why = WHY_LOCK },
+	    F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW, F_GETLEASE) },
+	    .why = WHY_LOCK },
 	{ SYS(flock), RW, .why = WHY_LOCK },
 	{ SYS(ioctl), RW, .cond = { IN(1, ALL32, FIONREAD, FIONBIO, FIOCLEX,
 	    FIONCLEX) }, .why = WHY_FD },
@@ -652,6 +670,12 @@ const struct tame_rule tame_rules[] = {
 #endif
 	{ SYS(fcntl), PROC, .cond = { IN(1, ALL32, F_SETOWN, F_SETOWN_EX,
 	    F_SETSIG) }, .why = "choose who gets SIGIO: another process" },
+	/*
+	 * A lease holds back other processes' open() of the file (up to
+	 * /proc/sys/fs/lease-break-time) and has the kernel tell this one.
+	 */
+	{ SYS(fcntl), PROC, .cond = { IN(1, ALL32, F_SETLEASE) },
+	    .why = "a lease holds back other processes' opens of a file" },
 	{ SYS(kill), PROC, .why = WHY_PROC },
 	{ SYS(tkill), PROC, .why = WHY_PROC },
 	{ SYS(tgkill), PROC, .why = WHY_PROC },
@@ -848,7 +872,19 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(mprotect), BASE, .action = TA_DENY,
 	    .cond = { IN(2, PROT_EXEC, PROT_EXEC) }, .why = WHY_WX },
 	{ SYS(pkey_mprotect), BASE, .action = TA_DENY,
-	    .cond = { IN(2, PROT_EXEC, PROT_EXEC) }, .why = WHY_WX },	/*
+	    .cond = { IN(2, PROT_EXEC, PROT_EXEC) }, .why = WHY_WX },
+	/*
+	 * fcntl's other commands.  F_NOTIFY (dnotify) watches a directory
+	 * for what other processes do in it, as inotify does, which no flag
+	 * allows either; the write-lifetime hints a process sets are stored
+	 * on the inode, for every process that writes the file.
+	 */
+	{ SYS(fcntl), BASE, .action = TA_DENY, .cond = { IN(1, ALL32,
+	    F_NOTIFY) }, .why = "watches what others do in a directory" },
+	{ SYS(fcntl), BASE, .action = TA_DENY, .cond = { IN(1, ALL32,
+	    F_SET_RW_HINT, F_SET_FILE_RW_HINT) },
+	    .why = "a hint stored on the file, for every writer" },
+	/*
 	 * An io_uring's requests are made by the kernel's workers, which no
 	 * filter sees (qemu sets one up): one made before tame() even fails
 	 * tame() with EBUSY when it polls on its own.

@@ -69,6 +69,7 @@ struct ctx {
 	struct sockaddr_storage ss;
 	socklen_t	 sslen;
 	char		 path[PATH_MAX];
+	int		 n;		/* a command, a number */
 };
 
 static volatile sig_atomic_t	caught;
@@ -715,6 +716,97 @@ START_TEST(test_fcntl_housekeeping_works_under_rw)
 	struct outcome o = h_run(TAME_RW, NULL, body_fcntl, NULL);
 
 	ck_assert_exit(o, 0);
+}
+END_TEST
+
+static int
+setup_sealable(void *arg)
+{
+	struct ctx *c = arg;
+
+	c->fd[0] = memfd_create("t_proc_net", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	return c->fd[0] == -1 || pipe(&c->fd[1]) == -1;
+}
+
+/*
+ * fcntl's commands on the process's own descriptors, as real programs
+ * use them: a pipe's buffer (bash asks before writing a here-document),
+ * a memfd's seals, whom SIGIO would go to, the lease held; then a seal
+ * really holds, and the pipe really grew.
+ */
+static int
+body_fcntl_own(void *arg)
+{
+	struct ctx *c = arg;
+	struct f_owner_ex owner;
+	int size;
+
+	if ((size = fcntl(c->fd[1], F_GETPIPE_SZ)) <= 0)
+		return 1;
+	if (fcntl(c->fd[1], F_SETPIPE_SZ, 2 * size) < 2 * size ||
+	    fcntl(c->fd[1], F_GETPIPE_SZ) < 2 * size)
+		return 2;
+	if (fcntl(c->fd[0], F_GET_SEALS) != 0 ||
+	    fcntl(c->fd[0], F_ADD_SEALS, F_SEAL_GROW) == -1 ||
+	    fcntl(c->fd[0], F_GET_SEALS) != F_SEAL_GROW)
+		return 3;
+	if (write(c->fd[0], "x", 1) != -1 || errno != EPERM)
+		return 4;	/* the seal holds: the memfd cannot grow */
+	if (fcntl(c->fd[1], F_GETSIG) != 0 ||
+	    fcntl(c->fd[1], F_GETOWN_EX, &owner) == -1)
+		return 5;
+	if (fcntl(c->fd[0], F_GETLEASE) != F_UNLCK)
+		return 6;
+	return 0;
+}
+
+START_TEST(test_fcntl_own_descriptors_work_under_rw)
+{
+	struct ctx c;
+	struct outcome o;
+
+	ctx_init(&c);
+	o = h_run(TAME_RW, setup_sealable, body_fcntl_own, &c);
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
+static int
+body_fcntl_cmd(void *arg)
+{
+	struct ctx *c = arg;
+
+	fcntl(c->fd[0], c->n, c->n == F_NOTIFY ? DN_CREATE : F_RDLCK);
+	return REACHED;
+}
+
+/*
+ * A lease holds back other processes' opens (PROC); dnotify watches what
+ * others do in a directory, refused whatever the flags: each dies with
+ * its line, and under PROC the lease is taken.
+ */
+START_TEST(test_fcntl_lease_needs_proc_and_notify_kills)
+{
+	char path[] = "/tmp/t_proc_net.XXXXXX";
+	struct ctx c;
+	struct outcome o;
+
+	ctx_init(&c);
+	ck_assert_int_ne(c.fd[0] = mkstemp(path), -1);
+	unlink(path);
+	c.n = F_SETLEASE;
+	o = h_run(TAME_STDIO, NULL, body_fcntl_cmd, &c);
+	ck_assert_signal(o, SIGSYS);
+	ck_assert_msg(h_reported(o.err, "fcntl", "proc"), "no report: %s",
+	    o.err);
+	o = h_run(TAME_STDIO | TAME_PROC, NULL, body_fcntl_cmd, &c);
+	ck_assert_exit(o, REACHED);
+	ck_assert_int_ne(c.fd[0] = open("/tmp", O_RDONLY | O_DIRECTORY), -1);
+	c.n = F_NOTIFY;
+	o = h_run(TAME_ALL, NULL, body_fcntl_cmd, &c);
+	ck_assert_signal(o, SIGSYS);
+	ck_assert_msg(h_reported(o.err, "fcntl", NULL), "no report: %s",
+	    o.err);
 }
 END_TEST
 
@@ -2658,6 +2750,8 @@ proc_net_suite(void)
 	tcase_add_test(tc, test_lseek_read_write_work_under_rw);
 	tcase_add_test(tc, test_fcntl_housekeeping_works_under_rw);
 	tcase_add_test(tc, test_fcntl_setown_kills);
+	tcase_add_test(tc, test_fcntl_own_descriptors_work_under_rw);
+	tcase_add_test(tc, test_fcntl_lease_needs_proc_and_notify_kills);
 	tcase_add_test(tc, test_ioctl_fionread_works_under_rw);
 	tcase_add_test(tc, test_isatty_without_ioctl_is_enotty);
 	tcase_add_test(tc, test_tty_queries_without_ioctl_see_no_terminal);
