@@ -903,6 +903,25 @@ image_over(struct procs *p, struct image *im)
 	im->calls = 0;
 }
 
+/*
+ * A process killed by a signal: where its image had exec'd and not yet
+ * marked itself, the loader was still at work, and nothing of the
+ * program ran: no unreached program, a killed one.
+ */
+static void
+killed_early(struct procs *p, const struct st_event *ev)
+{
+	struct image *im = image_of(p, ev->pid);
+	char path[PATH_MAX];
+
+	if (im->decl >= 0 || im->first || im->exe == NULL || im->dead)
+		return;
+	image_path(im, path, sizeof(path));
+	tree_killed(p->tree, path, im->starter, ev->name);
+	im->calls = 0;
+	im->dead = 1;
+}
+
 /* Forget what is known of tgid's descriptors: a new image's calls. */
 static void
 forget_fds(struct procs *p, int tgid)
@@ -933,6 +952,8 @@ event_tree(struct procs *p, struct run *r, int run, const struct st_event *ev)
 	int flags, starter;
 
 	note_end(r, ev);
+	if (ev->kind == ST_KILLED)
+		killed_early(p, ev);
 	if (ev->kind != ST_CALL)
 		return;
 	im = image_of(p, ev->pid);

@@ -231,9 +231,14 @@ left_out(FILE *f, const struct tree *t, int i)
 {
 	const struct program *pr = &t->p[i];
 	const struct blocker *b;
+	const char *why;
 	int k;
 
 	fprintf(f, "# %s: ", pr->exe);
+	if ((why = tree_not_judged(t, i)) != NULL) {
+		fprintf(f, "not judged: %s\n", why);
+		return;
+	}
 	if (tree_is_launcher(t, i)) {
 		fprintf(f, "a launcher, it starts ");
 		tree_print_starts(f, t, i);
@@ -249,6 +254,8 @@ left_out(FILE *f, const struct tree *t, int i)
 			fprintf(f, "%s", pr->a->needs[b->need].what);
 		else
 			fprintf(f, "%s", b->detail);
+		if (b->kind == BLOCK_UNREACHED)
+			fprintf(f, " (%s)", b->todo);
 	}
 	fputc('\n', f);
 }
@@ -284,6 +291,7 @@ ours(const char *line)
 	    (colon = strstr(line, ": ")) != NULL &&
 	    (strncmp(colon, ": a launcher", 12) == 0 ||
 	    strncmp(colon, ": cannot be tamed as run", 24) == 0 ||
+	    strncmp(colon, ": not judged: ", 14) == 0 ||
 	    strncmp(colon, ": a path a profile line cannot hold", 35) == 0);
 }
 

@@ -15,9 +15,14 @@ text_answer(FILE *f, const struct tree *t, int i)
 {
 	const struct program *pr = &t->p[i];
 	const struct blocker *b;
+	const char *why;
 	char flags[256];
 	int k;
 
+	if ((why = tree_not_judged(t, i)) != NULL) {
+		fprintf(f, "not judged: %s\n", why);
+		return;
+	}
 	if (pr->f.tameable) {
 		flags_text(pr->f.flags, flags, sizeof(flags), 0);
 		fprintf(f, "%s\n", flags);
@@ -48,8 +53,7 @@ text_program(FILE *f, const struct tree *t, int i, int depth)
 	int k;
 
 	fprintf(f, "%*s%s, %d process%s: ", 4 + 4 * depth, "", pr->exe,
-	    pr->processes + pr->unreached, pr->processes + pr->unreached ==
-	    1 ? "" : "es");
+	    tree_processes(pr), tree_processes(pr) == 1 ? "" : "es");
 	text_answer(f, t, i);
 	for (k = 0; k < t->n; k++)
 		if (t->p[k].starter == i && k != i)
@@ -93,7 +97,7 @@ report_tree_json(FILE *f, const struct tree *t)
 		fprintf(f, "%s\n    {\"exe\": ", i ? "," : "");
 		json_str(f, pr->exe);
 		fprintf(f, ", \"processes\": %d, \"started_by\": ",
-		    pr->processes + pr->unreached);
+		    tree_processes(pr));
 		json_str(f, pr->starter >= 0 ? t->p[pr->starter].exe : NULL);
 		fprintf(f, ", \"starts\": [");
 		for (k = n = 0; k < t->n; k++)

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <sys/xattr.h>
 
+#include <err.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,6 +100,15 @@ tree_unreached(struct tree *t, const char *exe, int starter)
 		t->p[i].why = unreached_why(exe);
 }
 
+void
+tree_killed(struct tree *t, const char *exe, int starter, const char *signal)
+{
+	int i = tree_program(t, exe, starter);
+
+	if (t->p[i].killed++ == 0)
+		t->p[i].killed_by = xstrdup(signal);
+}
+
 int
 tree_print_starts(FILE *f, const struct tree *t, int i)
 {
@@ -112,6 +122,17 @@ tree_print_starts(FILE *f, const struct tree *t, int i)
 	return n;
 }
 
+const char *
+tree_not_judged(const struct tree *t, int i)
+{
+	const struct program *pr = &t->p[i];
+
+	if (!pr->judged || pr->processes > 0 || pr->unreached > 0 ||
+	    pr->killed == 0 || pr->f.nblockers == 0)
+		return NULL;
+	return pr->f.blockers[0].todo;
+}
+
 int
 tree_is_launcher(const struct tree *t, int i)
 {
@@ -122,6 +143,20 @@ tree_is_launcher(const struct tree *t, int i)
 		if (f->blockers[k].kind == BLOCK_EXEC)
 			return 1;
 	return 0;
+}
+
+/* A program every image of which was killed before it started. */
+static char *
+killed_why(const struct program *pr)
+{
+	char *why;
+
+	if (asprintf(&why, "%s killed %s before its start, while the "
+	    "loader still worked: nothing of it ran to judge; audit a run in "
+	    "which it runs", pr->killed_by, pr->killed == 1 ? "its process" :
+	    "each of its processes") == -1)
+		err(1, NULL);
+	return why;
 }
 
 /*
@@ -163,6 +198,9 @@ tree_judge(struct tree *t)
 		if (pr->unreached > 0)
 			verdict_add(&pr->f, BLOCK_UNREACHED, -1,
 			    xstrdup(pr->exe), xstrdup(pr->why));
+		else if (pr->processes == 0 && pr->killed > 0)
+			verdict_add(&pr->f, BLOCK_UNREACHED, -1,
+			    xstrdup(pr->exe), killed_why(pr));
 		pr->judged = 1;
 	}
 }
@@ -175,6 +213,7 @@ tree_free(struct tree *t)
 	for (i = 0; i < t->n; i++) {
 		free(t->p[i].exe);
 		free(t->p[i].why);
+		free(t->p[i].killed_by);
 		if (t->p[i].judged)
 			findings_free(&t->p[i].f);
 		audit_free(t->p[i].a);

@@ -25,6 +25,10 @@ struct program {
 	int		 starter;	/* the program that first started it,
 					   or -1: the command itself */
 	int		 unreached;	/* images that ran it unmarked */
+	int		 killed;	/* images killed before their marker,
+					   while the loader still worked:
+					   nothing of the program ran */
+	char		*killed_by;	/* the first one's signal */
 	char		*why;		/* why those were not reached */
 	struct findings	 f;		/* tree_judge()'s verdict */
 	int		 judged;
@@ -44,6 +48,10 @@ struct tree {
 					   markers too (a warmed tree's) */
 };
 
+/* How many processes ran the program: marked, unreached, killed. */
+#define tree_processes(pr) \
+	((pr)->processes + (pr)->unreached + (pr)->killed)
+
 /* The program of a real path: found, or added (started by starter). */
 int	tree_program(struct tree *, const char *exe, int starter);
 /* The program of a real path, or -1. */
@@ -52,6 +60,14 @@ int	tree_program_find(const struct tree *, const char *exe);
 void	tree_process(struct tree *, int i);
 /* An image of exe ran without the shim's marker, for why. */
 void	tree_unreached(struct tree *, const char *exe, int starter);
+
+/*
+ * An image of exe was killed by signal before its marker: nothing of it
+ * ran, so it is no unreached program (a test suite starts sleep and
+ * kills it at once).
+ */
+void	tree_killed(struct tree *, const char *exe, int starter,
+	    const char *signal);
 
 /*
  * Why a set-ID program, or one with file capabilities, gets no shim
@@ -78,6 +94,11 @@ void	tree_judge(struct tree *);
  * started none of those seen; returns how many.
  */
 int	tree_print_starts(FILE *, const struct tree *, int i);
+/*
+ * Why program i was not judged (every image of it killed before its
+ * start), or NULL: it has its findings.
+ */
+const char *tree_not_judged(const struct tree *, int i);
 /* Program i starts other programs (an exec after its marker). */
 int	tree_is_launcher(const struct tree *, int i);
 

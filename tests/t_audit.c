@@ -26,6 +26,7 @@
 #include "audit.h"
 #include "harness.h"
 #include "policy.h"
+#include "tree.h"
 
 static struct audit *a;
 
@@ -442,6 +443,41 @@ START_TEST(test_fixture_details)
 }
 END_TEST
 
+/*
+ * A process killed while the loader was still at work (a suite starts
+ * sleep and kills it at once) ran nothing of its program: the tree
+ * names it not judged, with the signal, and never calls it a program
+ * started without the shim; its starter is a launcher that starts it.
+ */
+START_TEST(test_killed_before_its_start)
+{
+	char msg[512], path[PATH_MAX + 64], *self;
+	struct tree t = { 0 };
+	int sleep_i, dash_i;
+
+	self = realpath("/proc/self/exe", NULL);
+	ck_assert_ptr_nonnull(self);
+	*strrchr(self, '/') = '\0';
+	snprintf(path, sizeof(path), "%s/../../tests/audit/killed_early.log",
+	    self);
+	free(self);
+	ck_assert_int_eq(tree_read_log(&t, path, msg, sizeof(msg)), 0);
+	tree_judge(&t);
+	ck_assert_int_ge(sleep_i = tree_program_find(&t, "/usr/bin/sleep"), 0);
+	ck_assert_int_ge(dash_i = tree_program_find(&t, "/usr/bin/dash"), 0);
+	ck_assert_int_eq(t.p[sleep_i].unreached, 0);
+	ck_assert_int_eq(t.p[sleep_i].killed, 1);
+	ck_assert_int_eq(t.p[sleep_i].f.tameable, 0);
+	ck_assert_ptr_nonnull(tree_not_judged(&t, sleep_i));
+	ck_assert_ptr_nonnull(strstr(tree_not_judged(&t, sleep_i),
+	    "SIGTERM killed its process before its start"));
+	ck_assert_int_eq(t.p[sleep_i].starter, dash_i);
+	ck_assert(tree_is_launcher(&t, dash_i));
+	ck_assert_ptr_null(tree_not_judged(&t, dash_i));
+	tree_free(&t);
+}
+END_TEST
+
 static Suite *
 audit_suite(void)
 {
@@ -460,6 +496,7 @@ audit_suite(void)
 	tcase_add_test(tc, test_flag_text);
 	tcase_add_test(tc, test_fixtures);
 	tcase_add_test(tc, test_fixture_details);
+	tcase_add_test(tc, test_killed_before_its_start);
 	return s;
 }
 

@@ -67,6 +67,7 @@ for log in clone scm_rights signals strings resumed many_lives; do
 	    fail "tame-audit --from-log $log: no report: $(head -c 300 "$W/err")"
 done
 check 0 $HOSTVG "$B/tame-audit" --json --from-log tests/audit/tmp.log
+check 5 $HOSTVG "$B/tame-audit" --from-log tests/audit/killed_early.log
 check 0 $HOSTVG "$B/tame-audit" --flags-only --from-log tests/audit/cut.log
 check 0 $HOSTVG "$B/tame-audit" --merge tests/audit/clone.log \
     tests/audit/soft.log
