@@ -257,6 +257,9 @@ struct findings {
 	int		 cold;		/* flags that would warm what this run
 					   did not: never suggested */
 	int		 verified;	/* 1: --verify ran it the same */
+	char		*load;		/* the modules the suggestion loads
+					   before tame() (tame-exec -l), ':'
+					   between them; or NULL (decide.h) */
 	int		 decided;	/* the blocker kinds a run decided,
 					   1 << enum blocker_kind each, no
 					   --verify asked (decide.h) */

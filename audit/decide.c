@@ -278,6 +278,68 @@ went_otherwise(struct findings *f, const char *diff)
 }
 
 /*
+ * The modules of f's code blockers, files the program mapped executable
+ * after its marker (iconv's gconv converters, ar's plugins), ':' between
+ * them: what tame-exec -l loads before tame(); NULL for none (code made
+ * in memory, a JIT's, no module can stand in for).
+ */
+static char *
+modules_of(const struct audit *a, const struct findings *f)
+{
+	const char *m;
+	char *list = NULL, *more;
+	size_t n;
+	int i;
+
+	for (i = 0; i < f->nblockers; i++) {
+		if (f->blockers[i].kind != BLOCK_CODE ||
+		    f->blockers[i].need < 0 ||
+		    (m = a->needs[f->blockers[i].need].module) == NULL ||
+		    m[0] != '/' || strchr(m, ':') != NULL)
+			continue;
+		n = strlen(m);
+		if (list != NULL && (more = strstr(list, m)) != NULL &&
+		    (more == list || more[-1] == ':') &&
+		    (more[n] == ':' || more[n] == '\0'))
+			continue;	/* listed already */
+		if (asprintf(&more, "%s%s%s", list != NULL ? list : "",
+		    list != NULL ? ":" : "", m) == -1)
+			err(1, NULL);
+		free(list);
+		list = more;
+	}
+	return list;
+}
+
+/*
+ * Did the command end under the suggestion as ref did?  First with the
+ * modules it loaded after its marker loaded before tame() (tame-exec -l:
+ * the program runs as audited), then without them (a module that fails
+ * to load may be one the program does without): the first way that ends
+ * the same is the suggestion's, its modules into f->load.  Else 0, with
+ * the difference (of the first way tried) in diff.
+ */
+static int
+tamed_same(struct options *o, const struct audit *a, struct findings *f,
+    const struct run_out *ref, char *diff, size_t len)
+{
+	char *load = modules_of(a, f), other[512];
+
+	if (load != NULL && runs_tamed(o, f->flags, load, ref, diff, len)) {
+		free(f->load);
+		f->load = load;
+		return 1;
+	}
+	if (runs_tamed(o, f->flags, NULL, ref, load != NULL ? other : diff,
+	    load != NULL ? sizeof(other) : len)) {
+		free(load);
+		return 1;
+	}
+	free(load);
+	return 0;
+}
+
+/*
  * Blockers that only a run decides (code, soft; only_survivable) are
  * decided by one: the command runs plainly, then under the suggestion,
  * each in a view, and is tameable when the two end the same, with the
@@ -293,7 +355,7 @@ decide(struct options *o, const struct audit *a, struct findings *f)
 		findings_warn(f, "a run under the suggestion would decide "
 		    "this, but the command, run plainly in a view to compare "
 		    "with, did not finish within %d s", o->timeout);
-	else if (runs_tamed(o, f->flags, &plain, diff, sizeof(diff)))
+	else if (tamed_same(o, a, f, &plain, diff, sizeof(diff)))
 		lift_blockers(a, f, 1);
 	else
 		went_otherwise(f, diff);
@@ -350,7 +412,7 @@ decide_suggestion(struct options *o, struct audit **a, struct findings *f,
 		    "it, was not made, and the suggestion may ask for "
 		    "more than it needs", no_second_run(o));
 	if (o->verify && only_survivable(f)) {
-		if (runs_tamed(o, f->flags, first, diff, sizeof(diff)))
+		if (tamed_same(o, *a, f, first, diff, sizeof(diff)))
 			lift_blockers(*a, f, 0);
 		else
 			went_otherwise(f, diff);

@@ -317,6 +317,7 @@ findings_free(struct findings *f)
 	for (i = 0; i < f->nwarnings; i++)
 		free(f->warnings[i]);
 	free(f->warnings);
+	free(f->load);
 	free(f->steps);
 	free(f->unexpressible);
 	free(f->soft);

@@ -3,6 +3,8 @@
  * report.c: the findings as text for people, or as one JSON object
  * (audit/schema.json) for programs.
  */
+#include <err.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,19 +158,64 @@ text_soft(FILE *f, const struct audit *a, const struct findings *fd)
 	}
 }
 
+/* Each module of a ':' list (findings.load) as fmt prints one. */
+static void
+print_loads(FILE *f, const char *list, const char *fmt)
+{
+	const char *p, *end;
+
+	for (p = list; p != NULL && *p != '\0'; p = *end ? end + 1 : end) {
+		end = p + strcspn(p, ":");
+		fprintf(f, fmt, (int)(end - p), p);
+	}
+}
+
+/* A ':' list of modules as JSON strings, ", " between them. */
+static void
+json_loads(FILE *f, const char *list)
+{
+	char *copy, *m, *save;
+	int n = 0;
+
+	if (list == NULL || (copy = strdup(list)) == NULL)
+		return;
+	for (m = strtok_r(copy, ":", &save); m != NULL;
+	    m = strtok_r(NULL, ":", &save)) {
+		fprintf(f, "%s", n++ ? ", " : "");
+		json_str(f, m);
+	}
+	free(copy);
+}
+
+/* " -l MODULE" for each module of a ':' list, or "". */
+static void
+load_args(const char *list, char *buf, size_t len)
+{
+	FILE *f = fmemopen(buf, len, "w");
+
+	buf[0] = '\0';
+	if (f == NULL)
+		return;
+	print_loads(f, list, " -l %.*s");
+	fclose(f);
+}
+
 static void
 text_suggestion(FILE *f, const struct audit *a, const struct findings *fd,
     const struct report_ctx *c)
 {
-	char flags[256], cflags[512], cmd[1024];
+	char flags[256], cflags[512], cmd[1024], loads[PATH_MAX * 4];
 	int bit, i;
 
 	flag_list(fd->flags, flags, sizeof(flags));
 	flags_text(fd->flags, cflags, sizeof(cflags), 1);
 	command_line(c, cmd, sizeof(cmd));
 	fprintf(f, "%ssuggested flags: %s%s\n", bold(), flags, plain());
+	load_args(fd->load, loads, sizeof(loads));
 	if (cmd[0] != '\0')
-		fprintf(f, "    tame-exec -f %s -- %s\n", flags, cmd);
+		fprintf(f, "    tame-exec -f %s%s -- %s\n", flags, loads, cmd);
+	/* what the program loads on demand, loaded first */
+	print_loads(f, fd->load, "    dlopen(\"%.*s\", RTLD_NOW);\n");
 	fprintf(f, "    tame(%s);\n\n", cflags);
 
 	fprintf(f, "why each flag:\n");
@@ -213,8 +260,10 @@ text_suggestion(FILE *f, const struct audit *a, const struct findings *fd,
 	}
 	if (fd->decided)
 		fprintf(f, "    (what only a run could decide, a run decided: "
-		    "under these flags the command ended as it does untamed, "
-		    "with the same output and files)\n");
+		    "under these flags%s the command ended as it does "
+		    "untamed, with the same output and files)\n",
+		    fd->load != NULL ? ", the code it loads on demand loaded "
+		    "before tame()," : "");
 	else if (fd->verified)
 		fprintf(f, "    (--verify: run again under these flags, it "
 		    "ended the same, with the same output%s)\n",
@@ -508,7 +557,7 @@ static void
 report_json(FILE *f, const struct audit *a, const struct findings *fd,
     const struct report_ctx *c)
 {
-	char flags[256], cflags[512], cmd[1024], *tx;
+	char flags[256], cflags[512], cmd[1024], loads[PATH_MAX * 4], *tx;
 	const struct need *nd;
 	int i, bit, n, suggested;
 
@@ -553,12 +602,16 @@ report_json(FILE *f, const struct audit *a, const struct findings *fd,
 		fprintf(f, "%s", i ? ", " : "");
 		json_flags(f, fd->ties[i]);
 	}
-	if (asprintf(&tx, "tame-exec -f %s -- %s", flags, cmd) == -1)
+	load_args(fd->load, loads, sizeof(loads));
+	if (asprintf(&tx, "tame-exec -f %s%s -- %s", flags, loads, cmd) == -1)
 		tx = NULL;
 	fprintf(f, "],\n  \"tame_exec\": ");
 	json_str(f, cmd[0] != '\0' && (c->checking || fd->tameable) ? tx :
 	    NULL);
 	free(tx);
+	fprintf(f, ",\n  \"load\": [");
+	json_loads(f, suggested ? fd->load : NULL);
+	fprintf(f, "]");
 	fprintf(f, ",\n  \"c\": ");
 	if (c->checking || fd->tameable)
 		fprintf(f, "\"tame(%s)\"", cflags);
@@ -703,7 +756,7 @@ void
 report(FILE *f, const struct audit *a, const struct findings *fd,
     const struct report_ctx *c)
 {
-	char flags[256];
+	char flags[256], loads[PATH_MAX * 4];
 
 	colour = c->format == REPORT_TEXT && isatty(fileno(f)) &&
 	    getenv("NO_COLOR") == NULL;
@@ -711,6 +764,14 @@ report(FILE *f, const struct audit *a, const struct findings *fd,
 	case REPORT_FLAGS:		/* main() says the blockers instead */
 		flag_list(fd->flags, flags, sizeof(flags));
 		fprintf(f, "%s\n", flags);
+		/* the flags alone would not do: say what else, apart */
+		if (fd->load != NULL) {
+			load_args(fd->load, loads, sizeof(loads));
+			warnx("the command loads code on demand, which "
+			    "tame-exec loads before tame() only when told: "
+			    "give it%s too (tame-audit(1), --flags-only)",
+			    loads);
+		}
 		return;
 	case REPORT_JSON:
 		report_json(f, a, fd, c);

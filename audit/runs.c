@@ -540,8 +540,8 @@ runs_plainly(struct options *o, struct run_out *ro)
 }
 
 int
-runs_tamed(struct options *o, int flags, const struct run_out *ref,
-    char *diff, size_t len)
+runs_tamed(struct options *o, int flags, const char *load,
+    const struct run_out *ref, char *diff, size_t len)
 {
 	struct trace_opts t = { .out_fd = -1, .err_fd = -1 };
 	struct run_out ro = RUN_OUT_NONE;
@@ -554,6 +554,7 @@ runs_tamed(struct options *o, int flags, const struct run_out *ref,
 	flags_text(flags, names, sizeof(names), 0);
 	t.tame_exec = tame_exec;
 	t.flags = names;
+	t.load = load;
 	untraced(o, &t, &ro);
 	if (ro.timed_out) {
 		snprintf(diff, len, "did not finish within %d s", o->timeout);

@@ -106,12 +106,13 @@ struct audit	*runs_traced(struct options *o, struct audit *a,
 int	runs_plainly(struct options *o, struct run_out *ro);
 
 /*
- * The command untraced under tame-exec -f flags, in a view, compared
+ * The command untraced under tame-exec -f flags (-l each module of load,
+ * ':' between them, or NULL), in a view, compared
  * with the run ref: status, output and files.  Returns 1 when the same;
  * else 0 with the first difference in diff.
  */
-int	runs_tamed(struct options *o, int flags, const struct run_out *ref,
-	    char *diff, size_t len);
+int	runs_tamed(struct options *o, int flags, const char *load,
+	    const struct run_out *ref, char *diff, size_t len);
 
 /* A stop was asked for: say so and exit 130 (the files untouched). */
 void	runs_stop_if_asked(void);

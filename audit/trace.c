@@ -465,7 +465,7 @@ read_report(int from, struct trace_result *r, int first, int *status,
 int
 trace_run(const struct trace_opts *o, struct trace_result *r)
 {
-	char *argv[64 + 1024];
+	char *argv[64 + 1024], load[PATH_MAX * 4], *m, *save;
 	int k = 0, i, status, told = 0, report[2] = { -1, -1 };
 	struct sigaction sa;
 	sigset_t stops, mask;
@@ -491,6 +491,18 @@ trace_run(const struct trace_opts *o, struct trace_result *r)
 		argv[k++] = (char *)o->tame_exec;
 		argv[k++] = "-f";
 		argv[k++] = (char *)o->flags;
+		if (o->load != NULL) {
+			if (strlen(o->load) >= sizeof(load)) {
+				errno = E2BIG;
+				return -1;
+			}
+			strcpy(load, o->load);
+			for (m = strtok_r(load, ":", &save); m != NULL &&
+			    k < 64 + 512; m = strtok_r(NULL, ":", &save)) {
+				argv[k++] = "-l";
+				argv[k++] = m;
+			}
+		}
 		argv[k++] = "--";
 	}
 	for (i = 0; o->argv[i] != NULL && k < (int)(sizeof(argv) /

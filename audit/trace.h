@@ -16,6 +16,8 @@ struct trace_opts {
 	const char	*strace;	/* its path; NULL: run without it */
 	const char	*tame_exec;	/* run CMD through it, or NULL */
 	const char	*flags;		/* tame-exec -f */
+	const char	*load;		/* tame-exec -l each, ':' between,
+					   or NULL */
 	int		 flags_all;	/* flags is every flag: an audit */
 	int		 cold;		/* the program's own tame() warms no
 					   name service (--check's second run) */

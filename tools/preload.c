@@ -34,6 +34,7 @@
 
 struct shim shim;
 
+static void	load_modules(void);
 static void	tree(const char *, int);
 static void	profiled(const char *);
 static void	keep(void);
@@ -63,10 +64,44 @@ tame_preload(void)
 	}
 	unsetenv("TAME_EXEC_FLAGS");
 	unsetenv("LD_PRELOAD");
+	load_modules();
 	if (tame((int)flags) == -1) {
 		fprintf(stderr, "tame-exec: tame: %s\n", strerror(errno));
 		_exit(1);
 	}
+}
+
+/*
+ * tame-exec -l: the modules the program loads on demand (iconv's gconv
+ * converters, a plugin), loaded before tame() as tame() loads the name
+ * service's, so that the program's own dlopen() later finds each mapped
+ * (the loader knows a file by its device and inode) and maps nothing,
+ * which the filter would refuse.  A module that will not load ends the
+ * program: it was audited with it.
+ */
+static void
+load_modules(void)
+{
+	const char *list = getenv("TAME_EXEC_LOAD");
+	char *copy, *p, *next;
+
+	if (list == NULL)
+		return;
+	if ((copy = strdup(list)) == NULL) {
+		fprintf(stderr, "tame-exec: %s\n", strerror(errno));
+		_exit(126);
+	}
+	unsetenv("TAME_EXEC_LOAD");
+	for (p = copy; p != NULL; p = next) {
+		if ((next = strchr(p, ':')) != NULL)
+			*next++ = '\0';
+		if (*p != '\0' && dlopen(p, RTLD_NOW | RTLD_LOCAL) == NULL) {
+			fprintf(stderr, "tame-exec: cannot load %s before "
+			    "tame(): %s; not run\n", p, dlerror());
+			_exit(126);
+		}
+	}
+	free(copy);
 }
 
 /*

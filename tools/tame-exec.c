@@ -47,6 +47,7 @@ static int	find_command(const char *, char *, size_t);
 static void	require_dynamic(const char *, const char *, int);
 static int	find_preload(char *, size_t);
 static void	run_profile(const char *, char *[]) __attribute__((noreturn));
+static char	*add_module(char *, const char *);
 static void	set_environment(const char *, const char *, int);
 static void	print_insn(int, const struct sock_filter *);
 
@@ -56,6 +57,7 @@ main(int argc, char *argv[])
 	static char tameflags[32];
 	char cmd[PATH_MAX], preload[PATH_MAX];
 	const char *fstr = "stdio", *bad = NULL, *profile = NULL;
+	char *load = NULL;
 	int flags, i, checking = 0, fset = 0;
 
 	for (i = 1; i < argc; i++) {
@@ -71,7 +73,10 @@ main(int argc, char *argv[])
 			}
 			fstr = argv[++i];
 			fset = 1;
-		} else if (strcmp(argv[i], "--profile") == 0 && i + 1 < argc)
+		} else if ((strcmp(argv[i], "-l") == 0 ||
+		    strcmp(argv[i], "--load") == 0) && i + 1 < argc)
+			load = add_module(load, argv[++i]);
+		else if (strcmp(argv[i], "--profile") == 0 && i + 1 < argc)
 			profile = argv[++i];
 		else if (strcmp(argv[i], "--check") == 0)
 			checking = 1;
@@ -89,6 +94,8 @@ main(int argc, char *argv[])
 		else if (argv[i][0] == '-') {
 			warnx("%s: %s", argv[i], i + 1 >= argc &&
 			    (strcmp(argv[i], "-f") == 0 ||
+			    strcmp(argv[i], "-l") == 0 ||
+			    strcmp(argv[i], "--load") == 0 ||
 			    strcmp(argv[i], "--profile") == 0 ||
 			    strncmp(argv[i], "--dump-bpf", 10) == 0) ?
 			    "needs a value" : "unknown option");
@@ -98,9 +105,14 @@ main(int argc, char *argv[])
 	}
 	if (i >= argc && !checking)
 		usage();
-	if (profile != NULL && (fset || checking)) {
-		warnx("--profile gives each program of the tree its own flags: "
-		    "it cannot go with %s", fset ? "-f" : "--check");
+	if (profile != NULL && (fset || checking || load != NULL)) {
+		warnx("--profile gives each program of the tree its own flags "
+		    "and modules: it cannot go with %s", fset ? "-f" :
+		    checking ? "--check" : "-l");
+		usage();
+	}
+	if (checking && load != NULL) {
+		warnx("-l loads modules into a command: --check runs none");
 		usage();
 	}
 	if (profile != NULL)
@@ -126,11 +138,42 @@ main(int argc, char *argv[])
 
 	snprintf(tameflags, sizeof(tameflags), "TAME_EXEC_FLAGS=%#x", flags);
 	set_environment(preload, tameflags, 0);
+	if (load != NULL && setenv("TAME_EXEC_LOAD", load, 1) == -1)
+		err(1, "setenv");
 	/* a setuid CMD must not gain privilege, or glibc drops the preload */
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
 		err(1, "prctl(PR_SET_NO_NEW_PRIVS)");
 	execv(cmd, argv + i);
 	err(126, "%s", cmd);
+}
+
+/*
+ * -l MODULE: a shared object the command loads on demand (iconv's gconv
+ * converters, a plugin), which the shim loads before tame() so that the
+ * command's own dlopen() finds it mapped (preload.c).  Checked here, so
+ * that a wrong path is said before anything runs: absolute, a regular
+ * file, and no ':' (the list's separator in TAME_EXEC_LOAD).  Returns
+ * list with module added.
+ */
+static char *
+add_module(char *list, const char *module)
+{
+	struct stat st;
+	char *more;
+
+	if (module[0] != '/' || strchr(module, ':') != NULL)
+		errx(2, "-l %s: give the module's absolute path, without ':'",
+		    module);
+	if (stat(module, &st) == -1)
+		err(1, "-l %s", module);
+	if (!S_ISREG(st.st_mode))
+		errx(1, "-l %s: not a regular file (a shared object to load)",
+		    module);
+	if (asprintf(&more, "%s%s%s", list != NULL ? list : "",
+	    list != NULL ? ":" : "", module) == -1)
+		err(1, NULL);
+	free(list);
+	return more;
 }
 
 /*
@@ -245,8 +288,9 @@ refuse_privileged(const char *name, const char *path)
 static void
 usage_to(FILE *f)
 {
-	fprintf(f, "usage: tame-exec [-f flags | --profile file] [--] "
+	fprintf(f, "usage: tame-exec [-f flags] [-l module ...] [--] "
 	    "command [arg ...]\n"
+	    "       tame-exec --profile file [--] command [arg ...]\n"
 	    "       tame-exec [-f flags] --check | -V | --version | --help\n"
 	    "       tame-exec --dump-bpf | --dump-bpf-raw flags\n");
 }
@@ -271,6 +315,11 @@ help(void)
 	    "                   malloc rw stdio rpath wpath cpath tmppath "
 	    "inet unix\n"
 	    "                   dnspath getpw cmsg ioctl proc\n"
+	    "  -l, --load module\n"
+	    "                   a shared object command loads on demand "
+	    "(a gconv\n"
+	    "                   converter, a plugin), loaded before tame(): "
+	    "repeatable\n"
 	    "  --profile file   tame each program of the tree by its line "
 	    "in file\n"
 	    "                   (PATH FLAGS; tame-audit --profile writes "
@@ -394,6 +443,7 @@ set_environment(const char *preload, const char *var, int profile)
 	for (i = j = 0; i < n; i++)
 		if (strncmp(environ[i], "LD_PRELOAD=", 11) != 0 &&
 		    strncmp(environ[i], "TAME_EXEC_FLAGS=", 16) != 0 &&
+		    strncmp(environ[i], "TAME_EXEC_LOAD=", 15) != 0 &&
 		    (!profile ||
 		    (strncmp(environ[i], "TAME_EXEC_PROFILE=", 18) != 0 &&
 		    strncmp(environ[i], "TAME_EXEC_TREE=", 15) != 0)))

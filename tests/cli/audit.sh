@@ -8,6 +8,7 @@ cd "$(dirname "$0")/../.." || exit 1
 TOP=$PWD
 B=${B:-build}
 AUDIT=$TOP/$B/tame-audit
+TAME_EXEC=$TOP/$B/tame-exec
 W=$(mktemp -d "${TAME_CORPUS_DIR:-/var/tmp}/tame-audit-test.XXXXXX") || exit 1
 trap 'rm -rf "$W"' EXIT
 fail() {
@@ -65,13 +66,14 @@ grep -q 'cannot be tamed as run' "$W/err" && grep -q 'exec: execve' "$W/err" ||
     fail "make: blockers $(cat "$W/err")"
 grep -q 'tame-exec' "$W/err" && fail "make: a command line: $(cat "$W/err")"
 printf 'h\303\251\n' > "$W/u8.txt"
-"$AUDIT" -o "$W/r" -- iconv -f UTF-8 -t UTF-16LE "$W/u8.txt" > /dev/null
+# one run (--once): no run under the suggestion decides the code loaded
+"$AUDIT" --once -o "$W/r" -- iconv -f UTF-8 -t UTF-16LE "$W/u8.txt" > /dev/null
 [ $? -eq 5 ] || fail "iconv: status not 5"
 grep -q '^cannot be tamed as run: code' "$W/r" &&
     grep -q 'code .*gconv/UTF-16.so' "$W/r" || fail "iconv: $(cat "$W/r")"
 grep -q 'tame-exec -f\|tame(TAME' "$W/r" && fail "iconv: a ready line"
-"$AUDIT" --json -o "$W/i.json" -- iconv -f UTF-8 -t UTF-16LE "$W/u8.txt" \
-    > /dev/null
+"$AUDIT" --once --json -o "$W/i.json" -- iconv -f UTF-8 -t UTF-16LE \
+    "$W/u8.txt" > /dev/null
 # no set handed out where the report gives none: the rest of the run's
 # needs under their own name
 jq -e '.tameable == false and .tame_exec == null and .c == null and
@@ -79,6 +81,24 @@ jq -e '.tameable == false and .tame_exec == null and .c == null and
     .flags_beside_blockers == ["stdio", "rpath"] and
     (.blockers[0] | .kind == "code" and (.detail | test("gconv")))' \
     "$W/i.json" > /dev/null || fail "iconv json: $(cat "$W/i.json")"
+# Code loaded on demand from a file (iconv's converter): the run under
+# the suggestion, with the module loaded before tame() (tame-exec -l),
+# ends as the command does, so that is the suggestion, and it runs
+G=$(dirname "$(find /usr/lib -name UTF-16.so -path '*gconv*' | head -1)")
+"$AUDIT" --json -o "$W/i.json" -- iconv -f UTF-8 -t UTF-16LE "$W/u8.txt" \
+    > /dev/null || fail "iconv, decided: status $?"
+jq -e --arg m "$G/UTF-16.so" '.tameable == true and
+    .flags == ["stdio", "rpath"] and .load == [$m] and
+    (.tame_exec | contains("-l " + $m + " --"))' "$W/i.json" > /dev/null ||
+    fail "iconv's module: $(cat "$W/i.json")"
+iconv -f UTF-8 -t UTF-16LE "$W/u8.txt" > "$W/plain.out"
+"$TAME_EXEC" -f stdio,rpath -l "$G/UTF-16.so" -- iconv -f UTF-8 -t UTF-16LE \
+    "$W/u8.txt" > "$W/tamed.out" || fail "iconv with -l: status $?"
+cmp -s "$W/plain.out" "$W/tamed.out" || fail "iconv with -l: other output"
+"$AUDIT" --flags-only -- iconv -f UTF-8 -t UTF-16LE "$W/u8.txt" \
+    2> "$W/err" > /dev/null
+grep -q "give it -l $G/UTF-16.so too" "$W/err" ||
+    fail "--flags-only does not say the module: $(cat "$W/err")"
 
 # The name service: a real tame(GETPW) loads it first, and so does the
 # second run the suggestion comes from

@@ -179,4 +179,25 @@ else
 	no "setcap missing (libcap2-bin)"
 fi
 
+# -l: a module the command loads on demand, loaded before tame(): iconv
+# to UTF-16 fails without it (its converter's executable mapping is
+# refused, EPERM) and converts as untamed with it; a module that is no
+# path, no file or no shared object is refused before the command runs
+G=$(dirname "$(find /usr/lib -name UTF-16.so -path '*gconv*' | head -1)")
+printf 'h\303\251\n' > "$dir/u8"
+iconv -f UTF-8 -t UTF-16LE "$dir/u8" > "$dir/plain16"
+$X -f stdio,rpath -- iconv -f UTF-8 -t UTF-16LE "$dir/u8" >/dev/null 2>&1 &&
+    no "iconv without -l converted: its converter was loaded after tame()"
+$X -f stdio,rpath -l "$G/UTF-16.so" -- iconv -f UTF-8 -t UTF-16LE "$dir/u8" \
+    > "$dir/tamed16" || no "iconv with -l: status $?"
+cmp -s "$dir/plain16" "$dir/tamed16" || no "iconv with -l: other bytes"
+$X -f stdio -l UTF-16.so -- true 2>/dev/null
+[ $? -eq 2 ] || no "-l with a relative path: not a usage error"
+$X -f stdio -l "$dir/nosuch.so" -- touch "$dir/ran" 2>/dev/null
+[ $? -eq 1 ] || no "-l with a missing file: status not 1"
+err=$($X -f stdio -l /etc/passwd -- touch "$dir/ran" 2>&1)
+[ $? -eq 126 ] || no "-l with no shared object: status not 126"
+case $err in *"cannot load /etc/passwd"*) ;; *) no "-l /etc/passwd: '$err'" ;; esac
+[ -e "$dir/ran" ] && no "the command ran although -l failed"
+
 exit $fail
