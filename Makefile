@@ -92,7 +92,7 @@ AUDIT_SRCS	= audit/main.c audit/trace.c audit/parse.c audit/log.c \
 		  audit/where.c audit/imports.c audit/coverage.c audit/report.c \
 		  audit/tree.c audit/report_tree.c audit/profile_out.c \
 		  audit/view.c audit/view_layers.c audit/runs.c audit/decide.c \
-		  audit/tree_warm.c \
+		  audit/tree_warm.c audit/tree_load.c \
 		  audit/plain.c audit/options.c audit/repeats.c audit/xalloc.c tools/profile.c
 AUDIT_OBJS	= $(AUDIT_SRCS:%.c=$(B)/%.o)
 AUDIT_LIB_OBJS	= $(filter-out $(B)/audit/main.o,$(AUDIT_OBJS))

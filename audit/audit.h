@@ -286,6 +286,8 @@ void		 audit_sharpen(struct audit *);
 void		 verdict_findings(struct audit *, struct findings *,
 		    int warmed, int cold);	/* the three, in order */
 void		 verdict_make(const struct audit *, struct findings *);
+/* A run under the suggestion ended the same: the blockers gone. */
+void		 verdict_lift(const struct audit *, struct findings *);
 void		 verdict_add(struct findings *, enum blocker_kind, int need,
 		    char *detail, char *todo);
 const char	*blocker_kind_name(enum blocker_kind);

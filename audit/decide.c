@@ -256,16 +256,9 @@ lift_blockers(const struct audit *a, struct findings *f, int by_default)
 {
 	int i;
 
-	f->verified = 1;
-	for (i = 0; i < f->nblockers; i++) {
-		if (by_default)
-			f->decided |= 1 << f->blockers[i].kind;
-		free(f->blockers[i].detail);
-		free(f->blockers[i].todo);
-	}
-	f->nblockers = 0;
-	f->tameable = 1;
-	verdict_make(a, f);
+	for (i = 0; by_default && i < f->nblockers; i++)
+		f->decided |= 1 << f->blockers[i].kind;
+	verdict_lift(a, f);
 }
 
 /* The run under the suggestion went otherwise than ref: a blocker. */

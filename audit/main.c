@@ -39,6 +39,7 @@
 #include "runs.h"
 #include "tame.h"
 #include "tree.h"
+#include "tree_load.h"
 #include "tree_warm.h"
 
 
@@ -268,6 +269,8 @@ main(int argc, char *argv[])
 	}
 	findings_of(&o, &a, &f, &first, from_exec);
 	tree_warm(&o, &f, &first, from_exec);
+	if (!from_exec)
+		tree_load(&o, &f);
 	if (first.closed)
 		findings_warn(&f, "the audited run's output to a pipe passed "
 		    "%lld MiB: there it met a closed pipe, as if its reader "

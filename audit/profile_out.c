@@ -352,17 +352,11 @@ notes_free(struct notes *n)
 static int
 write_entry(FILE *f, const struct profile_entry *e, const struct notes *n)
 {
-	char names[256];
 	int i;
 
 	for (i = 0; i < n->ntails && strcmp(n->paths[i], e->path) != 0; i++)
 		;
-	if (i == n->ntails)
-		return profile_write_entry(f, e);
-	if (tame_flags_name(e->flags, names, sizeof(names)) < 0)
-		return -1;
-	return fprintf(f, "%s %s  %s\n", e->path, names, n->tails[i]) < 0 ?
-	    -1 : 0;
+	return profile_write_entry(f, e, i < n->ntails ? n->tails[i] : NULL);
 }
 
 int
@@ -405,7 +399,7 @@ profile_write(const char *file, const struct tree *t, int *listed,
 		if (!t->p[i].f.tameable || !profile_path_ok(t->p[i].exe))
 			continue;
 		e = (struct profile_entry){ .path = t->p[i].exe,
-		    .flags = t->p[i].f.flags };
+		    .flags = t->p[i].f.flags, .load = t->p[i].load };
 		if (write_entry(f, &e, &notes) == -1)
 			break;
 		(*listed)++;

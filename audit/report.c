@@ -170,17 +170,16 @@ print_loads(FILE *f, const char *list, const char *fmt)
 	}
 }
 
-/* A ':' list of modules as JSON strings, ", " between them. */
-static void
-json_loads(FILE *f, const char *list)
+void
+json_list(FILE *f, const char *list, const char *sep)
 {
 	char *copy, *m, *save;
 	int n = 0;
 
 	if (list == NULL || (copy = strdup(list)) == NULL)
 		return;
-	for (m = strtok_r(copy, ":", &save); m != NULL;
-	    m = strtok_r(NULL, ":", &save)) {
+	for (m = strtok_r(copy, sep, &save); m != NULL;
+	    m = strtok_r(NULL, sep, &save)) {
 		fprintf(f, "%s", n++ ? ", " : "");
 		json_str(f, m);
 	}
@@ -610,7 +609,7 @@ report_json(FILE *f, const struct audit *a, const struct findings *fd,
 	    NULL);
 	free(tx);
 	fprintf(f, ",\n  \"load\": [");
-	json_loads(f, suggested ? fd->load : NULL);
+	json_list(f, suggested ? fd->load : NULL, ":");
 	fprintf(f, "]");
 	fprintf(f, ",\n  \"c\": ");
 	if (c->checking || fd->tameable)

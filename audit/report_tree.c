@@ -25,7 +25,9 @@ text_answer(FILE *f, const struct tree *t, int i)
 	}
 	if (pr->f.tameable) {
 		flags_text(pr->f.flags, flags, sizeof(flags), 0);
-		fprintf(f, "%s\n", flags);
+		fprintf(f, "%s%s%s\n", flags, pr->load != NULL ? ", with what "
+		    "it loads on demand loaded first: " : "", pr->load != NULL ?
+		    pr->load : "");
 		return;
 	}
 	if (tree_is_launcher(t, i)) {
@@ -112,6 +114,9 @@ report_tree_json(FILE *f, const struct tree *t)
 			json_flags(f, pr->f.flags);
 		else
 			fputs("null", f);
+		fprintf(f, ", \"load\": [");
+		json_list(f, pr->f.tameable ? pr->load : NULL, ",");
+		fputc(']', f);
 		fprintf(f, ", \"blockers\": [");
 		for (k = 0; k < pr->f.nblockers; k++) {
 			b = &pr->f.blockers[k];

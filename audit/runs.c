@@ -539,23 +539,20 @@ runs_plainly(struct options *o, struct run_out *ro)
 	return ro->timed_out ? -1 : 0;
 }
 
-int
-runs_tamed(struct options *o, int flags, const char *load,
+/* t, set up to run under tame-exec, compared with ref: 1 the same. */
+static int
+tamed_like(struct options *o, struct trace_opts *t, const char *names,
     const struct run_out *ref, char *diff, size_t len)
 {
-	struct trace_opts t = { .out_fd = -1, .err_fd = -1 };
 	struct run_out ro = RUN_OUT_NONE;
-	char names[256], tame_exec[PATH_MAX];
+	char tame_exec[PATH_MAX];
 	int same;
 
 	if (trace_beside_self("tame-exec", tame_exec, sizeof(tame_exec)) == -1)
 		errx(1, "cannot find tame-exec beside tame-audit: reinstall "
 		    "the tame toolkit");
-	flags_text(flags, names, sizeof(names), 0);
-	t.tame_exec = tame_exec;
-	t.flags = names;
-	t.load = load;
-	untraced(o, &t, &ro);
+	t->tame_exec = tame_exec;
+	untraced(o, t, &ro);
 	if (ro.timed_out) {
 		snprintf(diff, len, "did not finish within %d s", o->timeout);
 		same = 0;
@@ -565,6 +562,28 @@ runs_tamed(struct options *o, int flags, const char *load,
 		    view_same(&o->view, ref->layers, ro.layers, diff, len));
 	runs_forget(&ro);
 	return same;
+}
+
+int
+runs_tamed(struct options *o, int flags, const char *load,
+    const struct run_out *ref, char *diff, size_t len)
+{
+	struct trace_opts t = { .out_fd = -1, .err_fd = -1, .load = load };
+	char names[256];
+
+	flags_text(flags, names, sizeof(names), 0);
+	t.flags = names;
+	return tamed_like(o, &t, names, ref, diff, len);
+}
+
+int
+runs_profiled(struct options *o, const char *profile,
+    const struct run_out *ref, char *diff, size_t len)
+{
+	struct trace_opts t = { .out_fd = -1, .err_fd = -1,
+	    .profile = profile };
+
+	return tamed_like(o, &t, NULL, ref, diff, len);
 }
 
 void

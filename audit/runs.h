@@ -114,6 +114,13 @@ int	runs_plainly(struct options *o, struct run_out *ro);
 int	runs_tamed(struct options *o, int flags, const char *load,
 	    const struct run_out *ref, char *diff, size_t len);
 
+/*
+ * The command untraced under tame-exec --profile profile, in a view,
+ * compared with the run ref as runs_tamed() compares.
+ */
+int	runs_profiled(struct options *o, const char *profile,
+	    const struct run_out *ref, char *diff, size_t len);
+
 /* A stop was asked for: say so and exit 130 (the files untouched). */
 void	runs_stop_if_asked(void);
 

@@ -487,7 +487,12 @@ trace_run(const struct trace_opts *o, struct trace_result *r)
 			argv[k++] = "-k";
 		argv[k++] = "--";
 	}
-	if (o->tame_exec != NULL) {
+	if (o->tame_exec != NULL && o->profile != NULL) {
+		argv[k++] = (char *)o->tame_exec;
+		argv[k++] = "--profile";
+		argv[k++] = (char *)o->profile;
+		argv[k++] = "--";
+	} else if (o->tame_exec != NULL) {
 		argv[k++] = (char *)o->tame_exec;
 		argv[k++] = "-f";
 		argv[k++] = (char *)o->flags;

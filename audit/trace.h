@@ -18,6 +18,8 @@ struct trace_opts {
 	const char	*flags;		/* tame-exec -f */
 	const char	*load;		/* tame-exec -l each, ':' between,
 					   or NULL */
+	const char	*profile;	/* tame-exec --profile, in place of
+					   -f flags; or NULL */
 	int		 flags_all;	/* flags is every flag: an audit */
 	int		 cold;		/* the program's own tame() warms no
 					   name service (--check's second run) */

@@ -195,6 +195,8 @@ tree_judge(struct tree *t)
 			findings_free(&pr->f);
 		tree_name_runs(t, i);
 		verdict_findings(pr->a, &pr->f, pr->warmed, pr->cold);
+		if (pr->load != NULL)	/* a run decided its code blockers */
+			verdict_lift(pr->a, &pr->f);
 		if (pr->unreached > 0)
 			verdict_add(&pr->f, BLOCK_UNREACHED, -1,
 			    xstrdup(pr->exe), xstrdup(pr->why));
@@ -214,6 +216,7 @@ tree_free(struct tree *t)
 		free(t->p[i].exe);
 		free(t->p[i].why);
 		free(t->p[i].killed_by);
+		free(t->p[i].load);
 		if (t->p[i].judged)
 			findings_free(&t->p[i].f);
 		audit_free(t->p[i].a);

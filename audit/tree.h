@@ -37,6 +37,11 @@ struct program {
 	const struct tree *runs_of;	/* the tree whose logs a holds the
 					   runs of, when not this one: a
 					   warmed tree's (tree_warm.h) */
+	char		*load;		/* the modules it loads before tame(),
+					   ',' between them, where a run
+					   under a profile loading them
+					   decided its code blockers
+					   (tree_warm.h); or NULL */
 };
 
 struct tree {

@@ -34,7 +34,7 @@
 
 struct shim shim;
 
-static void	load_modules(void);
+static void	load_modules(const char *, const char *);
 static void	tree(const char *, int);
 static void	profiled(const char *);
 static void	keep(void);
@@ -64,7 +64,10 @@ tame_preload(void)
 	}
 	unsetenv("TAME_EXEC_FLAGS");
 	unsetenv("LD_PRELOAD");
-	load_modules();
+	if ((t = getenv("TAME_EXEC_LOAD")) != NULL) {
+		load_modules(t, ":");
+		unsetenv("TAME_EXEC_LOAD");
+	}
 	if (tame((int)flags) == -1) {
 		fprintf(stderr, "tame-exec: tame: %s\n", strerror(errno));
 		_exit(1);
@@ -72,28 +75,25 @@ tame_preload(void)
 }
 
 /*
- * tame-exec -l: the modules the program loads on demand (iconv's gconv
- * converters, a plugin), loaded before tame() as tame() loads the name
- * service's, so that the program's own dlopen() later finds each mapped
- * (the loader knows a file by its device and inode) and maps nothing,
- * which the filter would refuse.  A module that will not load ends the
- * program: it was audited with it.
+ * tame-exec -l, a profile line's load=: the modules the program loads on
+ * demand (iconv's gconv converters, a plugin), sep between them, loaded
+ * before tame() as tame() loads the name service's, so that the
+ * program's own dlopen() later finds each mapped (the loader knows a
+ * file by its device and inode) and maps nothing, which the filter would
+ * refuse.  A module that will not load ends the program: it was audited
+ * with it.
  */
 static void
-load_modules(void)
+load_modules(const char *list, const char *sep)
 {
-	const char *list = getenv("TAME_EXEC_LOAD");
 	char *copy, *p, *next;
 
-	if (list == NULL)
-		return;
 	if ((copy = strdup(list)) == NULL) {
 		fprintf(stderr, "tame-exec: %s\n", strerror(errno));
 		_exit(126);
 	}
-	unsetenv("TAME_EXEC_LOAD");
 	for (p = copy; p != NULL; p = next) {
-		if ((next = strchr(p, ':')) != NULL)
+		if ((next = strpbrk(p, sep)) != NULL)
 			*next++ = '\0';
 		if (*p != '\0' && dlopen(p, RTLD_NOW | RTLD_LOCAL) == NULL) {
 			fprintf(stderr, "tame-exec: cannot load %s before "
@@ -166,6 +166,8 @@ profiled(const char *file)
 	shim_exec_init();
 	if ((e = profile_find(&shim.profile, self)) != NULL) {
 		flags = e->flags;
+		if (e->load != NULL)
+			load_modules(e->load, ",");
 		profile_free(&shim.profile);
 		if (tame(flags) == -1) {
 			fprintf(stderr, "tame-exec: %s: tame: %s\n", self,

@@ -27,6 +27,38 @@ profile_path_ok(const char *path)
 	    strpbrk(path, " \t\n\r\v\f#") == NULL;
 }
 
+int
+profile_module_ok(const char *module)
+{
+	return profile_path_ok(module) && strpbrk(module, ",:") == NULL;
+}
+
+/* "load=A,B": every module an absolute path; the list after "=". */
+static char *
+load_list(char *word, char *why, size_t len)
+{
+	char *list, *m, *end;
+
+	if (strncmp(word, "load=", 5) != 0) {
+		snprintf(why, len, "more than PATH FLAGS: \"%s\" (flags are "
+		    "separated by commas, and a path cannot hold spaces; "
+		    "modules go in load=MODULE,...)", word);
+		return NULL;
+	}
+	list = word + 5;
+	for (m = list; ; m = end + 1) {
+		end = m + strcspn(m, ",");
+		if (m[0] != '/' || end == m || memchr(m, ':',
+		    (size_t)(end - m)) != NULL) {
+			snprintf(why, len, "load=: \"%.*s\" is not a module's "
+			    "absolute path", (int)(end - m), m);
+			return NULL;
+		}
+		if (*end == '\0')
+			return list;
+	}
+}
+
 /* FNV-1a: paths share long prefixes, and every byte counts. */
 static uint32_t
 hash(const char *s)
@@ -90,7 +122,7 @@ reserve(struct profile *p, int n)
 
 /* A new entry; a path of a line stays in the text, another is copied. */
 static int
-add(struct profile *p, const char *path, int flags, int line)
+add(struct profile *p, const char *path, int flags, char *load, int line)
 {
 	char *copy = (char *)path;
 
@@ -99,7 +131,7 @@ add(struct profile *p, const char *path, int flags, int line)
 	if (line == 0 && (copy = strdup(path)) == NULL)
 		return -1;
 	p->e[p->n++] = (struct profile_entry){ .path = copy, .flags = flags,
-	    .line = line };
+	    .load = load, .line = line };
 	*slot(p, copy) = p->n;
 	return 0;
 }
@@ -117,7 +149,7 @@ profile_set(struct profile *p, const char *path, int flags)
 		e->flags = flags;
 		return 0;
 	}
-	return add(p, path, flags, 0);
+	return add(p, path, flags, NULL, 0);
 }
 
 /* One line, its comment cut: 0 (blank or added), or -1 with why. */
@@ -126,7 +158,7 @@ read_line(struct profile *p, char *s, int line, char *why, size_t len)
 {
 	const struct profile_entry *dup;
 	const char *bad;
-	char *path, *flagtext, *end;
+	char *path, *flagtext, *end, *word, *rest, *load = NULL;
 	int flags;
 
 	s[strcspn(s, "#\n")] = '\0';
@@ -153,11 +185,17 @@ read_line(struct profile *p, char *s, int line, char *why, size_t len)
 	}
 	/* the flags are one word: "stdio,rpath", as tame-audit writes */
 	end = flagtext + strcspn(flagtext, BLANKS);
-	if (end[strspn(end, BLANKS)] != '\0') {
-		snprintf(why, len, "more than PATH FLAGS: \"%s\" (flags are "
-		    "separated by commas, and a path cannot hold spaces)",
-		    flagtext);
-		return -1;
+	word = end + strspn(end, BLANKS);	/* load=..., or nothing */
+	if (*word != '\0') {
+		rest = word + strcspn(word, BLANKS);
+		if (rest[strspn(rest, BLANKS)] != '\0') {
+			snprintf(why, len, "more than PATH FLAGS load=MODULES: "
+			    "\"%s\"", flagtext);
+			return -1;
+		}
+		*rest = '\0';
+		if ((load = load_list(word, why, len)) == NULL)
+			return -1;
 	}
 	*end = '\0';
 	if (tame_flags_parse(flagtext, &flags, &bad) == -1) {
@@ -181,7 +219,7 @@ read_line(struct profile *p, char *s, int line, char *why, size_t len)
 		    path, dup->line);
 		return -1;
 	}
-	if (add(p, path, flags, line) == -1) {
+	if (add(p, path, flags, load, line) == -1) {
 		snprintf(why, len, "%s", strerror(errno));
 		return -1;
 	}
@@ -275,13 +313,16 @@ fail:
 }
 
 int
-profile_write_entry(FILE *f, const struct profile_entry *e)
+profile_write_entry(FILE *f, const struct profile_entry *e,
+    const char *tail)
 {
 	char names[256];
 
 	if (tame_flags_name(e->flags, names, sizeof(names)) < 0)
 		return -1;
-	return fprintf(f, "%s %s\n", e->path, names) < 0 ? -1 : 0;
+	return fprintf(f, "%s %s%s%s%s%s\n", e->path, names,
+	    e->load != NULL ? " load=" : "", e->load != NULL ? e->load : "",
+	    tail != NULL ? "  " : "", tail != NULL ? tail : "") < 0 ? -1 : 0;
 }
 
 void

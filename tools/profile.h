@@ -5,12 +5,14 @@
  * tame-audit --profile writes one, tame-exec --profile and its shim read
  * it: one line per program,
  *
- *	PATH FLAGS
+ *	PATH FLAGS [load=MODULE,...]
  *
  * PATH the program's real executable path (what /proc/PID/exe shows: an
  * absolute path with no symbolic link in it; a script's is its
  * interpreter's), FLAGS lowercase flag names separated by commas
- * ("stdio,rpath"), the two separated by spaces or tabs.  '#' starts a
+ * ("stdio,rpath"), the two separated by spaces or tabs; then, for a
+ * program that loads code on demand, the shared objects the shim loads
+ * before tame() (tame-exec -l), absolute paths separated by commas.  '#' starts a
  * comment to the end of the line; blank lines are ignored.  A PATH may
  * not hold white space or '#', nor appear twice.  This file is the one
  * reader and writer of the format.
@@ -29,6 +31,8 @@
 struct profile_entry {
 	char	*path;		/* in text when read, else its own copy */
 	int	 flags;
+	char	*load;		/* the modules, ',' between them, or NULL:
+				   in text when read, else the caller's */
 	int	 line;		/* where it was read, or 0 (profile_set) */
 };
 
@@ -62,8 +66,15 @@ int	profile_set(struct profile *p, const char *path, int flags);
 /* Whether a path can be written on a profile line. */
 int	profile_path_ok(const char *path);
 
-/* One line "PATH FLAGS\n". */
-int	profile_write_entry(FILE *f, const struct profile_entry *e);
+/*
+ * One line "PATH FLAGS[ load=MODULES]", then "  " and tail where tail is
+ * not NULL (a comment the user gave the line), then a newline.
+ */
+int	profile_write_entry(FILE *f, const struct profile_entry *e,
+	    const char *tail);
+
+/* Whether a module can be written in a load= list. */
+int	profile_module_ok(const char *module);
 
 void	profile_free(struct profile *p);
 

@@ -186,11 +186,25 @@ static void
 check_lines(const char *file, const struct profile *p)
 {
 	struct exe x;
+	struct stat st;
+	char *copy, *m, *save;
 	int i;
 
 	for (i = 0; i < p->n; i++) {
 		const struct profile_entry *e = &p->e[i];
 
+		if (e->load != NULL && (copy = strdup(e->load)) != NULL) {
+			for (m = strtok_r(copy, ",", &save); m != NULL;
+			    m = strtok_r(NULL, ",", &save))
+				if (stat(m, &st) == -1)
+					err(1, "%s:%d: load=%s", file,
+					    e->line, m);
+				else if (!S_ISREG(st.st_mode))
+					errx(1, "%s:%d: load=%s: not a "
+					    "regular file (a shared object)",
+					    file, e->line, m);
+			free(copy);
+		}
 		if (exe_find(AT_FDCWD, e->path, 0, &x) == -1)
 			errx(1, "%s:%d: %s: %s: a profile lists programs "
 			    "that run; correct the line or remove it", file,

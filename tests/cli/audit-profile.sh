@@ -146,6 +146,29 @@ rm ns.prof
 grep -q "the 2 runs an earlier profile" err.txt ||
     no "the warmed runs were counted as runs: $(cat err.txt)"
 
+# A program of the tree that loads code on demand (iconv's converter) is
+# listed with its module, load= on its line, after a run under a profile
+# loading it first ended as the command does; tame-exec --profile runs
+# the tree to the same bytes.  With --once no run decides: left out.
+ICONV=$(readlink -f "$(command -v iconv)")
+G=$(dirname "$(find /usr/lib -name UTF-16.so -path '*gconv*' | head -1)")
+printf 'h\303\251\n' > u8.txt
+sh -c 'iconv -f UTF-8 -t UTF-16LE u8.txt; cat in.txt' > plain.out
+"$A" --profile ld.prof -o r9.txt -- sh -c \
+    'iconv -f UTF-8 -t UTF-16LE u8.txt; cat in.txt' > /dev/null 2>&1 ||
+    no "--profile of iconv: status $?"
+grep -qx "$ICONV stdio,rpath load=$G/UTF-16.so" ld.prof ||
+    no "iconv's line does not load its converter: $(cat ld.prof)"
+"$TX" --profile ld.prof -- sh -c \
+    'iconv -f UTF-8 -t UTF-16LE u8.txt; cat in.txt' > tamed.out ||
+    no "tame-exec --profile ld.prof: status $?"
+cmp -s plain.out tamed.out || no "iconv under its profile: other bytes"
+"$A" --once --profile ld1.prof -o r10.txt -- sh -c \
+    'iconv -f UTF-8 -t UTF-16LE u8.txt; true' > /dev/null 2>&1
+grep -q "^$ICONV " ld1.prof && no "--once listed iconv: $(cat ld1.prof)"
+grep -q "load code on demand ($ICONV) could be tamed with it loaded first, but a run must decide that" r10.txt ||
+    no "--once does not say why iconv is left out: $(cat r10.txt)"
+
 # a broken profile is named before anything runs, and left as it was
 printf '/usr/bin/cat stdio,nosuchflag\n' > bad.prof
 cp bad.prof bad.before

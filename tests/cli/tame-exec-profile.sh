@@ -236,4 +236,16 @@ want=$(printf '%s\n' "$(readlink -f "$(command -v env)")" "$SH" \
 got=$(named tree2.log)
 [ "$got" = "$want" ] || no "tree markers through env -i: '$got', expected '$want'"
 
+# load=: the modules a line's program loads before tame(), refused before
+# anything runs where one is relative, missing, or more follows
+for bad in "load=UTF-16.so:is not a module's absolute path" \
+    "load=$dir/nosuch.so:No such file or directory" \
+    "load=$dir/in x:more than PATH FLAGS load=MODULES"; do
+	printf '%s stdio %s\n' "$SORT" "${bad%%:*}" > load.prof
+	err=$("$X" --profile load.prof -- touch ran 2>&1)
+	[ $? -eq 1 ] || no "a profile with ${bad%%:*}: status not 1"
+	case $err in *"${bad#*:}"*) ;; *) no "${bad%%:*}: '$err'" ;; esac
+	[ -e ran ] && no "the command ran under a profile with ${bad%%:*}"
+done
+
 exit $fail

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * tree_load.c: a tree's programs that load code on demand, decided by a
+ * run under a profile that loads their modules first (tree_load.h).
+ */
+#include <err.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "profile.h"
+#include "tree_load.h"
+
+/* Is m one of the ','-separated list? */
+static int
+listed(const char *list, const char *m)
+{
+	size_t n = strlen(m);
+	const char *p;
+
+	for (p = list; p != NULL; p = strchr(p, ','), p = p ? p + 1 : p)
+		if (strncmp(p, m, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+			return 1;
+	return 0;
+}
+
+/*
+ * Program i's modules, ',' between them, where its only blockers are
+ * code mapped from files a profile line can name; else NULL.
+ */
+static char *
+modules_only(const struct tree *t, int i)
+{
+	const struct program *pr = &t->p[i];
+	const struct blocker *b;
+	const char *m;
+	char *list = NULL, *more;
+	int k;
+
+	if (pr->f.tameable || tree_is_launcher(t, i) || pr->unreached > 0 ||
+	    pr->processes == 0)
+		return NULL;
+	for (k = 0; k < pr->f.nblockers; k++) {
+		b = &pr->f.blockers[k];
+		if (b->kind != BLOCK_CODE || b->need < 0 ||
+		    (m = pr->a->needs[b->need].module) == NULL ||
+		    !profile_module_ok(m)) {
+			free(list);
+			return NULL;
+		}
+		if (listed(list, m))
+			continue;	/* a module mapped twice */
+		if (asprintf(&more, "%s%s%s", list != NULL ? list : "",
+		    list != NULL ? "," : "", m) == -1)
+			err(1, NULL);
+		free(list);
+		list = more;
+	}
+	return list;
+}
+
+/* The profile to run under, into a new file: its path in path. */
+static void
+candidate(const struct tree *t, char *path, size_t len)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	struct profile_entry e;
+	FILE *f;
+	int i, fd;
+
+	snprintf(path, len, "%s/tame-audit-load.XXXXXX",
+	    tmpdir != NULL && tmpdir[0] == '/' ? tmpdir : "/tmp");
+	if ((fd = mkstemp(path)) == -1 || (f = fdopen(fd, "w")) == NULL)
+		err(1, "%s", path);
+	for (i = 0; i < t->n; i++) {
+		if ((!t->p[i].f.tameable && t->p[i].load == NULL) ||
+		    !profile_path_ok(t->p[i].exe))
+			continue;
+		e = (struct profile_entry){ .path = t->p[i].exe,
+		    .flags = t->p[i].f.flags, .load = t->p[i].load };
+		if (profile_write_entry(f, &e, NULL) == -1)
+			break;
+	}
+	if (fflush(f) == EOF || ferror(f))
+		err(1, "%s", path);
+	fclose(f);
+}
+
+void
+tree_load(struct options *o, struct findings *f)
+{
+	struct tree *t = &o->tree;
+	struct run_out plain = RUN_OUT_NONE;
+	char path[4096], diff[512], names[1024];
+	int i, n = 0, len = 0, same;
+
+	if (o->ctx.checking || o->cut_short || t->nruns == 0 ||
+	    (o->profile == NULL && t->n < 2))
+		return;
+	tree_judge(t);
+	names[0] = '\0';
+	for (i = 0; i < t->n; i++) {
+		if ((t->p[i].load = modules_only(t, i)) == NULL)
+			continue;
+		n++;
+		if (len < (int)sizeof(names))
+			len += snprintf(names + len, sizeof(names) - len,
+			    "%s%s", len ? ", " : "", t->p[i].exe);
+	}
+	if (n == 0)
+		return;
+	/* the command is the one program: its own runs decided it */
+	if (t->n == 1 && f->tameable && f->load != NULL) {
+		free(t->p[0].load);
+		t->p[0].load = xstrdup(f->load);
+		for (i = 0; t->p[0].load[i] != '\0'; i++)
+			if (t->p[0].load[i] == ':')
+				t->p[0].load[i] = ',';
+		return;
+	}
+	if (!o->hermetic) {
+		findings_warn(f, "the programs of the tree that load code on "
+		    "demand (%s) could be tamed with it loaded first, but a "
+		    "run must decide that: %s", names, o->noview[0] != '\0' ?
+		    o->noview : "--once makes one run only");
+		same = 0;
+	} else {
+		candidate(t, path, sizeof(path));
+		if (runs_plainly(o, &plain) == -1) {
+			snprintf(diff, sizeof(diff), "the plain run did not "
+			    "finish within %d s", o->timeout);
+			same = 0;
+		} else
+			same = runs_profiled(o, path, &plain, diff,
+			    sizeof(diff));
+		runs_forget(&plain);
+		unlink(path);
+		if (!same)
+			findings_warn(f, "the programs of the tree that load "
+			    "code on demand (%s) were run under a profile "
+			    "that loads it first, and the command went another "
+			    "way (%s): they are left out", names, diff);
+	}
+	for (i = 0; !same && i < t->n; i++) {
+		free(t->p[i].load);
+		t->p[i].load = NULL;
+	}
+}
