@@ -286,6 +286,15 @@ void		 audit_sharpen(struct audit *);
 void		 verdict_findings(struct audit *, struct findings *,
 		    int warmed, int cold);	/* the three, in order */
 void		 verdict_make(const struct audit *, struct findings *);
+/*
+ * The modules of f's code blockers, files the program mapped executable
+ * after its marker (iconv's gconv converters, ar's plugins), each once,
+ * sep between them: what tame-exec -l or a profile's load= loads before
+ * tame().  NULL for none, and where only and some blocker is anything
+ * else (code made in memory, a JIT's, has no module to stand in for it).
+ */
+char		*verdict_modules(const struct audit *, const struct findings *,
+		    char sep, int only);
 /* A run under the suggestion ended the same: the blockers gone. */
 void		 verdict_lift(const struct audit *, struct findings *);
 void		 verdict_add(struct findings *, enum blocker_kind, int need,

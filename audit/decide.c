@@ -271,40 +271,6 @@ went_otherwise(struct findings *f, const char *diff)
 }
 
 /*
- * The modules of f's code blockers, files the program mapped executable
- * after its marker (iconv's gconv converters, ar's plugins), ':' between
- * them: what tame-exec -l loads before tame(); NULL for none (code made
- * in memory, a JIT's, no module can stand in for).
- */
-static char *
-modules_of(const struct audit *a, const struct findings *f)
-{
-	const char *m;
-	char *list = NULL, *more;
-	size_t n;
-	int i;
-
-	for (i = 0; i < f->nblockers; i++) {
-		if (f->blockers[i].kind != BLOCK_CODE ||
-		    f->blockers[i].need < 0 ||
-		    (m = a->needs[f->blockers[i].need].module) == NULL ||
-		    m[0] != '/' || strchr(m, ':') != NULL)
-			continue;
-		n = strlen(m);
-		if (list != NULL && (more = strstr(list, m)) != NULL &&
-		    (more == list || more[-1] == ':') &&
-		    (more[n] == ':' || more[n] == '\0'))
-			continue;	/* listed already */
-		if (asprintf(&more, "%s%s%s", list != NULL ? list : "",
-		    list != NULL ? ":" : "", m) == -1)
-			err(1, NULL);
-		free(list);
-		list = more;
-	}
-	return list;
-}
-
-/*
  * Did the command end under the suggestion as ref did?  First with the
  * modules it loaded after its marker loaded before tame() (tame-exec -l:
  * the program runs as audited), then without them (a module that fails
@@ -316,7 +282,7 @@ static int
 tamed_same(struct options *o, const struct audit *a, struct findings *f,
     const struct run_out *ref, char *diff, size_t len)
 {
-	char *load = modules_of(a, f), other[512];
+	char *load = verdict_modules(a, f, ':', 0), other[512];
 
 	if (load != NULL && runs_tamed(o, f->flags, load, ref, diff, len)) {
 		free(f->load);

@@ -171,7 +171,7 @@ print_loads(FILE *f, const char *list, const char *fmt)
 }
 
 void
-json_list(FILE *f, const char *list, const char *sep)
+json_str_list(FILE *f, const char *list, const char *sep)
 {
 	char *copy, *m, *save;
 	int n = 0;
@@ -609,7 +609,7 @@ report_json(FILE *f, const struct audit *a, const struct findings *fd,
 	    NULL);
 	free(tx);
 	fprintf(f, ",\n  \"load\": [");
-	json_list(f, suggested ? fd->load : NULL, ":");
+	json_str_list(f, suggested ? fd->load : NULL, ":");
 	fprintf(f, "]");
 	fprintf(f, ",\n  \"c\": ");
 	if (c->checking || fd->tameable)

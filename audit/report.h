@@ -41,7 +41,7 @@ void	report_tree_json(FILE *, const struct tree *);
 /* report.c's pieces that report_tree.c shares. */
 void	json_str(FILE *, const char *);
 /* The items of a list, sep between them, as JSON strings, ", " between. */
-void	json_list(FILE *, const char *list, const char *sep);
+void	json_str_list(FILE *, const char *list, const char *sep);
 void	json_flags(FILE *, int);
 void	blocker_line(FILE *, const struct audit *, const struct blocker *);
 

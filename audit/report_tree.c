@@ -115,7 +115,7 @@ report_tree_json(FILE *f, const struct tree *t)
 		else
 			fputs("null", f);
 		fprintf(f, ", \"load\": [");
-		json_list(f, pr->f.tameable ? pr->load : NULL, ",");
+		json_str_list(f, pr->f.tameable ? pr->load : NULL, ",");
 		fputc(']', f);
 		fprintf(f, ", \"blockers\": [");
 		for (k = 0; k < pr->f.nblockers; k++) {

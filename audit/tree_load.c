@@ -13,19 +13,6 @@
 #include "profile.h"
 #include "tree_load.h"
 
-/* Is m one of the ','-separated list? */
-static int
-listed(const char *list, const char *m)
-{
-	size_t n = strlen(m);
-	const char *p;
-
-	for (p = list; p != NULL; p = strchr(p, ','), p = p ? p + 1 : p)
-		if (strncmp(p, m, n) == 0 && (p[n] == ',' || p[n] == '\0'))
-			return 1;
-	return 0;
-}
-
 /*
  * Program i's modules, ',' between them, where its only blockers are
  * code mapped from files a profile line can name; else NULL.
@@ -34,31 +21,11 @@ static char *
 modules_only(const struct tree *t, int i)
 {
 	const struct program *pr = &t->p[i];
-	const struct blocker *b;
-	const char *m;
-	char *list = NULL, *more;
-	int k;
 
 	if (pr->f.tameable || tree_is_launcher(t, i) || pr->unreached > 0 ||
 	    pr->processes == 0)
 		return NULL;
-	for (k = 0; k < pr->f.nblockers; k++) {
-		b = &pr->f.blockers[k];
-		if (b->kind != BLOCK_CODE || b->need < 0 ||
-		    (m = pr->a->needs[b->need].module) == NULL ||
-		    !profile_module_ok(m)) {
-			free(list);
-			return NULL;
-		}
-		if (listed(list, m))
-			continue;	/* a module mapped twice */
-		if (asprintf(&more, "%s%s%s", list != NULL ? list : "",
-		    list != NULL ? "," : "", m) == -1)
-			err(1, NULL);
-		free(list);
-		list = more;
-	}
-	return list;
+	return verdict_modules(pr->a, &pr->f, ',', 1);
 }
 
 /* The profile to run under, into a new file: its path in path. */

@@ -28,11 +28,13 @@
  * so the program handles a failure there anyway; or the descriptor it
  * made was never of use (glibc's nscd socket whose connect failed).
  */
+#include <err.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "audit.h"
+#include "profile.h"
 
 static const char *const kind_names[] = {
 	[BLOCK_EXEC] = "exec",
@@ -166,6 +168,49 @@ verdict_make(const struct audit *a, struct findings *f)
 			    "answer: --verify runs it again under the "
 			    "suggestion to see"));
 	}
+}
+
+/* Is m one item of the sep-separated list? */
+static int
+listed(const char *list, const char *m, char sep)
+{
+	size_t n = strlen(m);
+	const char *p;
+
+	for (p = list; p != NULL; p = (p = strchr(p, sep)) ? p + 1 : NULL)
+		if (strncmp(p, m, n) == 0 && (p[n] == sep || p[n] == '\0'))
+			return 1;
+	return 0;
+}
+
+char *
+verdict_modules(const struct audit *a, const struct findings *f, char sep,
+    int only)
+{
+	const struct blocker *b;
+	const char *m;
+	char *list = NULL, *more;
+	int i;
+
+	for (i = 0; i < f->nblockers; i++) {
+		b = &f->blockers[i];
+		m = b->kind == BLOCK_CODE && b->need >= 0 ?
+		    a->needs[b->need].module : NULL;
+		if (m == NULL || !profile_module_ok(m)) {
+			if (!only)
+				continue;
+			free(list);
+			return NULL;
+		}
+		if (listed(list, m, sep))
+			continue;	/* mapped more than once */
+		if (asprintf(&more, "%s%s%s", list != NULL ? list : "",
+		    list != NULL ? (char[]){ sep, '\0' } : "", m) == -1)
+			err(1, NULL);
+		free(list);
+		list = more;
+	}
+	return list;
 }
 
 void
