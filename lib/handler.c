@@ -16,9 +16,11 @@
 #include <sys/syscall.h>
 
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -122,17 +124,20 @@ violation:
 	tame__gate(SYS_exit_group, 128 + SIGSYS, 0, 0, 0, 0, 0);
 }
 
-/* The caught signals, from /proc/self/status's SigCgt, or all. */
+/*
+ * A signal mask of a status file (/proc/self/status, a thread's), the
+ * field "\nSigCgt:" or "\nSigBlk:"; all signals where it cannot be read.
+ */
 static uint64_t
-caught_signals(void)
+status_mask(const char *path, const char *field)
 {
 	char buf[2048], *p;
-	uint64_t cgt = 0;
+	uint64_t mask = 0;
 	long fd, n;
 	int digits = 0;
 
-	fd = tame__gate(SYS_openat, AT_FDCWD, (long)"/proc/self/status",
-	    O_RDONLY | O_CLOEXEC, 0, 0, 0);
+	fd = tame__gate(SYS_openat, AT_FDCWD, (long)path, O_RDONLY |
+	    O_CLOEXEC, 0, 0, 0);
 	if (fd < 0)
 		return ~(uint64_t)0;
 	n = tame__gate(SYS_read, fd, (long)buf, sizeof(buf) - 1, 0, 0, 0);
@@ -140,19 +145,79 @@ caught_signals(void)
 	if (n <= 0)
 		return ~(uint64_t)0;
 	buf[n] = '\0';
-	if ((p = strstr(buf, "\nSigCgt:")) == NULL)
+	if ((p = strstr(buf, field)) == NULL)
 		return ~(uint64_t)0;
-	for (p += 8; *p == '\t' || *p == ' '; p++)
+	for (p += strlen(field); *p == '\t' || *p == ' '; p++)
 		;
 	for (; digits < 16; p++, digits++) {
 		if (*p >= '0' && *p <= '9')
-			cgt = cgt << 4 | (uint64_t)(*p - '0');
+			mask = mask << 4 | (uint64_t)(*p - '0');
 		else if (*p >= 'a' && *p <= 'f')
-			cgt = cgt << 4 | (uint64_t)(*p - 'a' + 10);
+			mask = mask << 4 | (uint64_t)(*p - 'a' + 10);
 		else
 			break;
 	}
-	return digits == 16 ? cgt : ~(uint64_t)0;
+	return digits == 16 ? mask : ~(uint64_t)0;
+}
+
+/* The caught signals, or all. */
+static uint64_t
+caught_signals(void)
+{
+	return status_mask("/proc/self/status", "\nSigCgt:");
+}
+
+/*
+ * A process with other threads at its first tame() keeps their signal
+ * masks as they are (policy.c: the THREADED rows): a thread that blocks
+ * SIGSYS (a worker that blocks every signal so that the main thread
+ * takes them) dies of a violation without the handler, so without its
+ * line.  That cannot be told later; so it is said now, once, naming one
+ * such thread, and tame(3) says how to avoid it.
+ */
+void
+tame__warn_blocked_sigsys(void)
+{
+	struct tame_line l = { .len = 0 };
+	char dents[4096], path[64];
+	long fd, n, self = tame__gate(SYS_gettid, 0, 0, 0, 0, 0, 0), tid;
+	long off, found = 0, others = 0;
+	struct dirent64 *d;
+
+	fd = tame__gate(SYS_openat, AT_FDCWD, (long)"/proc/self/task",
+	    O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0, 0, 0);
+	if (fd < 0)
+		return;
+	while (!found && (n = tame__gate(SYS_getdents64, fd, (long)dents,
+	    sizeof(dents), 0, 0, 0)) > 0)
+		for (off = 0; off < n && !found; off += d->d_reclen) {
+			d = (struct dirent64 *)(dents + off);
+			if (d->d_name[0] < '1' || d->d_name[0] > '9' ||
+			    (tid = strtol(d->d_name, NULL, 10)) == self)
+				continue;
+			others++;
+			l.len = 0;
+			tame__put(&l, "/proc/self/task/");
+			tame__put(&l, d->d_name);
+			tame__put(&l, "/status");
+			memcpy(path, l.buf, l.len);
+			path[l.len] = '\0';
+			if (status_mask(path, "\nSigBlk:") & TAME_SIGSYS_BIT)
+				found = tid;
+		}
+	tame__gate(SYS_close, fd, 0, 0, 0, 0, 0);
+	if (!found)
+		return;
+	l.len = 0;
+	tame__put(&l, tame__state.progname);
+	tame__put(&l, "[");
+	tame__put_num(&l, tame__gate(SYS_getpid, 0, 0, 0, 0, 0, 0));
+	tame__put(&l, "]: tame: thread ");
+	tame__put_num(&l, found);
+	tame__put(&l, " blocks SIGSYS: a violation in it ends the process "
+	    "with no tame: line (unblock SIGSYS in threads made before "
+	    "tame(); tame(3), CAVEATS)\n");
+	tame__gate(SYS_write, 2, (long)l.buf, (long)l.len, 0, 0, 0);
 }
 
 void

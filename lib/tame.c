@@ -286,6 +286,8 @@ tame_locked(int flags)
 			goto fail;
 		if (!(want & TAME__THREADED))
 			tame__spare_sigsys();
+		else
+			tame__warn_blocked_sigsys();
 	}
 	/*
 	 * A trap with SIGSYS blocked kills without a word, and emulated

@@ -169,6 +169,8 @@ int	tame__install_handler(struct sigaction *);
  * between the read and the write.
  */
 void	tame__spare_sigsys(void);
+/* A thread that blocks SIGSYS, named on stderr (THREADED processes). */
+void	tame__warn_blocked_sigsys(void);
 
 /*
  * The ways held could be widened to allow one call (path: its path,

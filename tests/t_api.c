@@ -892,7 +892,8 @@ END_TEST
 /*
  * With other threads at the first tame(), masks are theirs: a worker
  * that blocked every signal (SIGSYS too) before tame() blocks and
- * unblocks again after it, and lives.
+ * unblocks again after it, and lives.  A violation in it could not say
+ * its line, so tame() says that, once, naming the thread.
  */
 static void *
 worker_blocking_all(void *arg)
@@ -945,6 +946,9 @@ START_TEST(test_threads_before_tame_keep_their_masks)
 	    body_release_worker, NULL);
 
 	ck_assert_exit(o, 0);
+	ck_assert_msg(strstr(o.err, "]: tame: thread ") != NULL &&
+	    strstr(o.err, " blocks SIGSYS: a violation in it ends the "
+	    "process with no tame: line") != NULL, "no warning: %s", o.err);
 }
 END_TEST
 
