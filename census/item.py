@@ -186,7 +186,8 @@ class Item:
             return self._end(r, "not tameable", ", ".join(kinds))
 
         # c. the tamed run against the reference
-        outcome, why, r["tamed"] = self._tamed(argv, flags, b1, out1, err1)
+        outcome, why, r["tamed"] = self._tamed(argv, flags, b1, out1, err1,
+                                               audit["load"])
         return self._end(r, outcome, why, flags)
 
     def _audit(self, argv, tag, verify=False):
@@ -213,6 +214,8 @@ class Item:
                                  f"{self.c.audit_timeout} s")
             # null when the run cannot be tamed (no suggestion)
             audit["flags"] = j["flags"] if j["flags"] is not None else []
+            # modules loaded before tame() (tame-exec -l), with the flags
+            audit["load"] = j.get("load") or []
             audit["tameable"] = j["tameable"] and res.status == 0
         except (OSError, ValueError, KeyError, TypeError) as e:
             audit["stderr_first"] = _audit_error_line(err)
@@ -239,12 +242,14 @@ class Item:
             v["outcome"] = "audit error" if flags is None else "not tameable"
             return
         v["outcome"], v["reason"], v["tamed"] = self._tamed(
-            argv, flags, b1, out1, err1)
+            argv, flags, b1, out1, err1, v["load"])
 
-    def _tamed(self, argv, flags, b1, out1, err1):
-        """Run argv under tame-exec -f flags: (outcome, why, record)."""
+    def _tamed(self, argv, flags, b1, out1, err1, load=()):
+        """Run argv under tame-exec -f flags -l each module of load:
+        (outcome, why, record)."""
         res, out, err = self._run("tamed", [
-            self.c.tame_exec, "-f", ",".join(flags), "--"] + argv,
+            self.c.tame_exec, "-f", ",".join(flags)] +
+            [a for m in load for a in ("-l", m)] + ["--"] + argv,
             self.c.timeout)
         t = _summary(res, out, err)
         if err != err1:

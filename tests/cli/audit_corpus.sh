@@ -141,7 +141,8 @@ VERIFY=
 # take hours): only the commands marked "quick", each checked in full as
 # below: a file read (cat), a name moved (mv), files made with their
 # owners looked up (tar -x), a loopback connection (wget), a blocker of
-# each kind a run decides (xargs: exec, perl's POSIX module: code).
+# each kind a run decides (xargs: exec), a module loaded first (perl's
+# POSIX module).
 QUICK=${TAME_CORPUS_QUICK:-}
 marked=
 quick() {
@@ -211,6 +212,37 @@ $(jq -c .blockers "$W/report")"
 	VERIFY=--verify
 	check "$@"
 	VERIFY=
+}
+
+# A command that loads native code on demand (a Python or Perl module and
+# its library): the suggestion loads those modules before tame()
+# (tame-exec -l, JSON "load"); under it the command runs as untamed, and
+# under the same flags without them it does not.
+check_loaded() {
+	cmd=$(printf "%s\n" "$*" | paste -sd " " -)
+	left_out && return
+	has "$1" || { echo "skip: $cmd (not installed)"; return; }
+	run base "$@"
+	setup
+	(cd "$W/c" && "$AUDIT" --json -o "$W/report" -- "$@" \
+	    > /dev/null 2> "$W/audit.err" < /dev/null) ||
+	    fail "$cmd: audit exit status $?: $(cat "$W/audit.err")"
+	as_one_run "$cmd"
+	jq -e '.tameable and (.load | length > 0) and (.decided | index("code"))' \
+	    "$W/report" > /dev/null ||
+	    fail "$cmd: no modules loaded first: $(jq -c '[.tameable, .load, .blockers]' "$W/report")"
+	flags=$(jq -r '.flags | join(",")' "$W/report")
+	# module paths hold no white space (tame-audit lists no other)
+	loads=$(jq -r '.load[] | "-l " + .' "$W/report")
+	# shellcheck disable=SC2086
+	run tamed "$TEXEC" -f "$flags" $loads -- "$@"
+	same base tamed || fail "$cmd: under -f $flags $loads it differs:
+	    status $(cat "$W/base.status") -> $(cat "$W/tamed.status"): $(cat "$W/tamed.err")"
+	run bare "$TEXEC" -f "$flags" -- "$@"
+	same base bare && fail "$cmd: runs the same without its modules loaded first"
+	echo "ok: $cmd -> $flags $loads"
+	n=$((n + 1))
+	r=$((r + 1))
 }
 
 # A command tame-audit says cannot be tamed as run, for a blocker of kind
@@ -361,14 +393,19 @@ print(b.recv(100).decode())'
 check_verified code python3 -c 'import json; print(json.load(open("data.json"))["n"])'
 check_verified code python3 -c 'import hashlib
 print(hashlib.sha256(open("in.txt", "rb").read()).hexdigest())'
-check_untameable code python3 -c 'import bz2
+# native modules with no fallback: loaded before tame() (tame-exec -l)
+check_loaded python3 -c 'import bz2
 print(bz2.decompress(open("z/in.txt.bz2", "rb").read()).decode())'
-check_untameable code python3 -c 'import sqlite3
+check_loaded python3 -c 'import sqlite3
 print(sqlite3.connect("db.sqlite").execute("select count(*) from t").fetchone()[0])'
+# code made in memory (a ctypes callback's trampoline): no module stands
+# in for it
+check_untameable code python3 -c 'import ctypes
+print(ctypes.CFUNCTYPE(ctypes.c_int)(lambda: 7)())'
 check perl -ne 'print uc' in.txt
 check perl -i.bak -pe 's/one/1/' in.txt
-quick check_untameable code perl -MPOSIX -e 'print floor(3.7), "\n"'
-check_untameable code perl -MJSON::PP -e \
+quick check_loaded perl -MPOSIX -e 'print floor(3.7), "\n"'
+check_loaded perl -MJSON::PP -e \
     'open F, "<", "data.json"; local $/; print decode_json(<F>)->{n}, "\n"'
 
 # version control, on the repository made by template()
