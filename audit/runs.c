@@ -577,13 +577,25 @@ runs_tamed(struct options *o, int flags, const char *load,
 }
 
 int
-runs_profiled(struct options *o, const char *profile,
-    const struct run_out *ref, char *diff, size_t len)
+runs_profiled(struct options *o, const char *text, char *diff, size_t len)
 {
+	static const char file[] = "/tmp/.tame-audit-profile";
 	struct trace_opts t = { .out_fd = -1, .err_fd = -1,
-	    .profile = profile };
+	    .view_file = file, .view_text = text };
+	struct run_out plain = RUN_OUT_NONE;
+	int same = 0;
 
-	return tamed_like(o, &t, NULL, ref, diff, len);
+	untraced(o, &t, &plain);
+	if (plain.timed_out)
+		snprintf(diff, len, "the plain run did not finish within %d s",
+		    o->timeout);
+	else {
+		t = (struct trace_opts){ .out_fd = -1, .err_fd = -1,
+		    .view_file = file, .view_text = text, .profile = file };
+		same = tamed_like(o, &t, NULL, &plain, diff, len);
+	}
+	runs_forget(&plain);
+	return same;
 }
 
 void

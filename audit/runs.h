@@ -115,11 +115,14 @@ int	runs_tamed(struct options *o, int flags, const char *load,
 	    const struct run_out *ref, char *diff, size_t len);
 
 /*
- * The command untraced under tame-exec --profile profile, in a view,
- * compared with the run ref as runs_tamed() compares.
+ * The command untraced plainly, then under tame-exec --profile with a
+ * profile of text, each in a view (the profile is a file of each view
+ * only, so that nothing of it is left outside whatever ends the audit),
+ * compared as runs_tamed() compares.  Returns 1 when the same; else 0
+ * with the first difference in diff.
  */
-int	runs_profiled(struct options *o, const char *profile,
-	    const struct run_out *ref, char *diff, size_t len);
+int	runs_profiled(struct options *o, const char *text, char *diff,
+	    size_t len);
 
 /* A stop was asked for: say so and exit 130 (the files untouched). */
 void	runs_stop_if_asked(void);

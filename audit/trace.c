@@ -371,6 +371,9 @@ view_child(const struct trace_opts *o, char **argv, int report)
 
 	if (view_enter(o->view, report, why, sizeof(why)) == -1)
 		give_up(report, why);
+	if (o->view_file != NULL && view_write(o->view_file, o->view_text,
+	    why, sizeof(why)) == -1)
+		give_up(report, why);
 	if (unshare(CLONE_NEWPID) == -1) {
 		snprintf(why, sizeof(why), "no PID namespace for us: %s",
 		    strerror(errno));

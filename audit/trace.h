@@ -20,6 +20,13 @@ struct trace_opts {
 					   or NULL */
 	const char	*profile;	/* tame-exec --profile, in place of
 					   -f flags; or NULL */
+	const char	*view_file;	/* a file written in the view before
+					   the command runs, with text
+					   view_text (a profile tame-exec
+					   reads: nothing of it outside the
+					   view, whatever ends the audit);
+					   or NULL */
+	const char	*view_text;
 	int		 flags_all;	/* flags is every flag: an audit */
 	int		 cold;		/* the program's own tame() warms no
 					   name service (--check's second run) */

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "profile.h"
 #include "tree_load.h"
@@ -28,19 +27,18 @@ modules_only(const struct tree *t, int i)
 	return verdict_modules(pr->a, &pr->f, ',', 1);
 }
 
-/* The profile to run under, into a new file: its path in path. */
-static void
-candidate(const struct tree *t, char *path, size_t len)
+/* The profile to run under: every tameable program's line, and theirs. */
+static char *
+candidate(const struct tree *t)
 {
-	const char *tmpdir = getenv("TMPDIR");
 	struct profile_entry e;
+	char *text = NULL;
+	size_t n = 0;
 	FILE *f;
-	int i, fd;
+	int i;
 
-	snprintf(path, len, "%s/tame-audit-load.XXXXXX",
-	    tmpdir != NULL && tmpdir[0] == '/' ? tmpdir : "/tmp");
-	if ((fd = mkstemp(path)) == -1 || (f = fdopen(fd, "w")) == NULL)
-		err(1, "%s", path);
+	if ((f = open_memstream(&text, &n)) == NULL)
+		err(1, NULL);
 	for (i = 0; i < t->n; i++) {
 		if ((!t->p[i].f.tameable && t->p[i].load == NULL) ||
 		    !profile_path_ok(t->p[i].exe))
@@ -48,19 +46,18 @@ candidate(const struct tree *t, char *path, size_t len)
 		e = (struct profile_entry){ .path = t->p[i].exe,
 		    .flags = t->p[i].f.flags, .load = t->p[i].load };
 		if (profile_write_entry(f, &e, NULL) == -1)
-			break;
+			err(1, NULL);
 	}
-	if (fflush(f) == EOF || ferror(f))
-		err(1, "%s", path);
-	fclose(f);
+	if (fclose(f) == EOF)
+		err(1, NULL);
+	return text;
 }
 
 void
 tree_load(struct options *o, struct findings *f)
 {
 	struct tree *t = &o->tree;
-	struct run_out plain = RUN_OUT_NONE;
-	char path[4096], diff[512], names[1024];
+	char diff[512], names[1024], *text;
 	int i, n = 0, len = 0, same;
 
 	if (o->ctx.checking || o->cut_short || t->nruns == 0 ||
@@ -94,16 +91,9 @@ tree_load(struct options *o, struct findings *f)
 		    o->noview : "--once makes one run only");
 		same = 0;
 	} else {
-		candidate(t, path, sizeof(path));
-		if (runs_plainly(o, &plain) == -1) {
-			snprintf(diff, sizeof(diff), "the plain run did not "
-			    "finish within %d s", o->timeout);
-			same = 0;
-		} else
-			same = runs_profiled(o, path, &plain, diff,
-			    sizeof(diff));
-		runs_forget(&plain);
-		unlink(path);
+		text = candidate(t);
+		same = runs_profiled(o, text, diff, sizeof(diff));
+		free(text);
 		if (!same)
 			findings_warn(f, "the programs of the tree that load "
 			    "code on demand (%s) were run under a profile "

@@ -620,6 +620,24 @@ send_store(int fd, int to, char *why, size_t len)
 }
 
 int
+view_write(const char *file, const char *text, char *why, size_t len)
+{
+	size_t n = strlen(text);
+	int fd;
+
+	if ((fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+	    0644)) == -1 || write(fd, text, n) != (ssize_t)n) {
+		snprintf(why, len, "%s in the view: %s", file,
+		    strerror(errno));
+		if (fd != -1)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+int
 view_enter(const struct view *v, int to, char *why, size_t len)
 {
 	char root[64], target[PATH_MAX + 64], src[64];

@@ -74,6 +74,12 @@ int	view_open(struct view *, char *why, size_t len);
  * descriptor of its layers (the tmpfs) on the socket to.  Returns 0; or
  * -1 with why, having run nothing.
  */
+/*
+ * In a view (after view_enter()): file made anew with text, for the run
+ * to read (it is gone with the view).  0, or -1 with why.
+ */
+int	view_write(const char *file, const char *text, char *why, size_t len);
+
 int	view_enter(const struct view *, int to, char *why, size_t len);
 
 /*
