@@ -22,7 +22,6 @@
 #include "profile.h"
 #include "profile_out.h"
 #include "tame.h"
-#include "tree_warm.h"
 
 #define RUNS_SUFFIX	".runs"
 #define RUN_NAME	"%04d.log.gz"

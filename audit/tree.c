@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "imports.h"
+#include "tame.h"
 #include "tree.h"
 
 int
@@ -167,6 +168,12 @@ killed_why(const struct program *pr)
  * warmed as tame() warms it where tree_warm() found a warmed run better
  * (tree_warm.h).
  */
+int
+tree_warm_index(int warm)
+{
+	return warm == TAME_GETPW ? 0 : warm == TAME_DNSPATH ? 1 : 2;
+}
+
 void
 tree_name_runs(struct tree *t, int i)
 {

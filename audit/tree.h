@@ -87,6 +87,12 @@ char	*tree_raised_why(const char *exe);
 int	tree_read_log(struct tree *, const char *path, char *err,
 	    size_t errlen);
 
+/*
+ * Which of three trees (options.h: warmed[]) holds the runs made with
+ * warm's name services warmed: getpw, dnspath, both.
+ */
+int	tree_warm_index(int warm);
+
 /* Program i's audit told the names of the logs its runs came from. */
 void	tree_name_runs(struct tree *, int i);
 /*

@@ -15,12 +15,6 @@
 static const int warm_sets[3] = { TAME_GETPW, TAME_DNSPATH,
     TAME_GETPW | TAME_DNSPATH };
 
-int
-tree_warm_index(int warm)
-{
-	return warm == TAME_GETPW ? 0 : warm == TAME_DNSPATH ? 1 : 2;
-}
-
 /* Are the programs' own answers shown: a profile, or more than one? */
 static int
 answers_shown(const struct options *o)

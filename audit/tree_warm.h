@@ -27,9 +27,6 @@
 #include "options.h"
 #include "runs.h"
 
-/* Where the runs warmed for warm's services go in o->warmed[]. */
-int	tree_warm_index(int warm);
-
 /*
  * After the audited run's findings, while its views are open: the
  * warmed tree runs, each program's answer chosen; what could not be
