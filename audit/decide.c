@@ -93,13 +93,16 @@ decide_check(struct options *o, struct audit *a, struct findings *f,
  * failed anyway, is no reason to warm the resolver for ls -l.
  */
 /*
- * Is nd a look at the dynamic loader's files (ld.so.cache, a library)?
- * getpw and dnspath grant them only so that a module loaded late fails
- * gently (the table's loader entries): ar's dlopen() of its plugins is
- * no use of the name service, which reads its own files besides.
+ * Is nd a call on a path that is none of the name services' own files
+ * (passwd, nsswitch.conf, resolv.conf, ...: the table's entries for
+ * getpw and dnspath)?  Such a call tells nothing of the name service
+ * even where getpw or dnspath answers it as traced: the dynamic loader's
+ * files, which they grant only so that a module loaded late fails gently
+ * (ar's dlopen() of its plugins), or a lookup in the working directory
+ * that fails alike under them (cp's O_PATH open of its target).
  */
 static int
-loader_files(const struct need *nd)
+not_name_service_files(const struct need *nd)
 {
 	const char *q = strchr(nd->what, '"'), *e;
 	char path[PATH_MAX];
@@ -107,11 +110,11 @@ loader_files(const struct need *nd)
 
 	if (q == NULL || (e = strchr(q + 1, '"')) == NULL ||
 	    (size_t)(e - q - 1) >= sizeof(path))
-		return 0;
+		return 0;	/* no path: a socket, the nscd's connect */
 	memcpy(path, q + 1, (size_t)(e - q - 1));
 	path[e - q - 1] = '\0';
 	i = tame__path_entry(TAME_GETPW | TAME_DNSPATH, path, TL_READ);
-	return i >= 0 && tame_lpaths[i].loader;
+	return i < 0 || tame_lpaths[i].loader;
 }
 
 int
@@ -123,7 +126,7 @@ decide_name_services(const struct audit *a)
 
 	for (i = 0; i < a->nneeds; i++) {
 		nd = &a->needs[i];
-		if (loader_files(nd))
+		if (not_name_service_files(nd))
 			continue;
 		alts = need_benign(nd) ? nd->alts : nd->exact;
 		n = need_benign(nd) ? nd->nalts : nd->nexact;

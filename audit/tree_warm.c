@@ -103,9 +103,12 @@ tree_warm(struct options *o, struct findings *f, const struct run_out *first,
 	for (i = 0; i < t->n; i++) {
 		if ((ns = services_used(t, i)) == 0)
 			continue;
-		for (k = 0; k < 3; k++)
-			if ((warm_sets[k] & ~ns) == 0)
-				need |= 1 << k;
+		/*
+		 * One run for each set of services some program used,
+		 * warmed whole (a single program's audit also tries each
+		 * part alone: a tree's runs cost a whole suite each).
+		 */
+		need |= 1 << tree_warm_index(ns);
 		if (len < (int)sizeof(used))
 			len += snprintf(used + len, sizeof(used) - len, "%s%s",
 			    len ? ", " : "", t->p[i].exe);

@@ -11,8 +11,8 @@
  * traced again warmed (decide.h); a tree's programs the same way: where
  * some program used a name service after its marker, the whole command
  * runs again as a tree, in a view, the shim's tame() warming that
- * service in every image (one run for each set of services some program
- * used: getpw, dnspath, both).  A program's warmed calls are its answer
+ * service in every image (one run for each set of services a program
+ * used: getpw, dnspath, or both).  A program's warmed calls are its answer
  * where that run ended as the first did, its flags meet every need of
  * its cold calls or the need was met before its marker (the warming
  * moved it), and it does better; else its cold calls are, never

@@ -118,7 +118,9 @@ for want in 'bare; its floor' 'beyond the floor: [+-][0-9.]+\.' \
 done
 printf '%s\n' "$trees" | grep -q ' -x' &&
     no "the process trees' paragraph misses a row"
-[ "$(find "$B/bench/out/suite-audit.prof.runs" -type f | grep -c .)" -eq 1 ] ||
+# one run recorded (its warmed runs beside it are NNNN.warm-FLAGS.log.gz)
+[ "$(find "$B/bench/out/suite-audit.prof.runs" -type f -name '[0-9]*[0-9].log.gz' |
+    grep -c .)" -eq 1 ] ||
     no "tame-audit --profile's runs of the suite merged (hyperfine --prepare)"
 for svg in syscalls latency cat cat-4k-cdf tame-exec-cdf; do
 	f=$dir/$svg.svg
