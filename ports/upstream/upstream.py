@@ -356,7 +356,7 @@ def test_profile(rc, tally):
     if audited and os.path.exists(prof):
         for line in open(prof):
             line = line.split("#", 1)[0].split()
-            if len(line) == 2:
+            if len(line) >= 2:	# PATH FLAGS [load=MODULE,...]
                 listed[line[0]] = line[1]
         progs = json.load(open(report)).get("programs", [])
         stats = ("%d processes, %d programs, %d tamed" % (
