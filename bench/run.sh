@@ -243,6 +243,42 @@ hf() {
 	done
 }
 
+# hf3 NAME1 NAME2 RUNS LABEL1 CMD1 LABEL2 CMD2 LABEL CMD [WARMUPS [PREPARE]]:
+# two comparisons that share their second side (the auditor against the
+# bare command and against strace alone) in one hyperfine a round, so
+# that the shared command runs once for both: each round writes
+# hf-NAME1-K.json (LABEL1 against LABEL) and hf-NAME2-K.json (LABEL2
+# against LABEL) as hf() would, base first.  The three run in turn, the
+# order reversed every other round.
+hf3() {
+	n1=$1 n2=$2 runs=${HF_RUNS:-$3} l1=$4 c1=$5 l2=$6 c2=$7 lt=$8 ct=$9
+	shift 9
+	warm=${1:-3} prep=${2:-}
+	k=1
+	while [ "$k" -le "$HF_ROUNDS" ]; do
+		echo "bench: hyperfine $n1 and $n2 round $k/$HF_ROUNDS"
+		if [ $((k % 2)) -eq 1 ]; then
+			set -- -n "$l1" "$c1" -n "$l2" "$c2" -n "$lt" "$ct"
+		else
+			set -- -n "$lt" "$ct" -n "$l2" "$c2" -n "$l1" "$c1"
+		fi
+		[ -n "$prep" ] && set -- --prepare "$prep" "$@"
+		taskset -c "$CPU" hyperfine -N --warmup "$warm" --runs "$runs" \
+		    --style basic --export-json "$OUT/hf3-$n1-$k.json" "$@" \
+		    > "$OUT/hf-$n1-$k.log" 2>&1 || {
+			cat "$OUT/hf-$n1-$k.log" >&2
+			exit 1
+		}
+		for pair in "$n1:$l1" "$n2:$l2"; do
+			jq --arg b "${pair#*:}" --arg t "$lt" '.results |=
+			    ([.[] | select(.command == $b)] +
+			     [.[] | select(.command == $t)])' \
+			    "$OUT/hf3-$n1-$k.json" > "$RAW/hf-${pair%%:*}-$k.json"
+		done
+		k=$((k + 1))
+	done
+}
+
 hf cat-4k 60 cat-untamed "$B/ports/cat-untamed $SMALL" \
     tame-cat "$B/ports/tame-cat $SMALL"
 hf link-4k 60 cat-untamed "$B/ports/cat-untamed $SMALL" \
@@ -447,12 +483,11 @@ ST="strace -f -yy -X verbose -s 256 -o /dev/null --"
 TA="$B/tame-audit -o /dev/null --"
 saved_rounds=$HF_ROUNDS
 HF_ROUNDS=$AUDIT_ROUNDS
-hf audit-100m 2 cat-untamed "$B/ports/cat-untamed $BIG" \
+hf3 audit-100m strace-100m 2 cat-untamed "$B/ports/cat-untamed $BIG" \
+    strace "$ST $B/ports/cat-untamed $BIG" \
     tame-audit "$TA $B/ports/cat-untamed $BIG" 1
-hf strace-100m 2 strace "$ST $B/ports/cat-untamed $BIG" \
-    tame-audit "$TA $B/ports/cat-untamed $BIG" 1
-hf audit-ls 10 ls "ls -l /usr/bin" tame-audit "$TA ls -l /usr/bin" 1
-hf strace-ls 10 strace "$ST ls -l /usr/bin" tame-audit "$TA ls -l /usr/bin" 1
+hf3 audit-ls strace-ls 10 ls "ls -l /usr/bin" strace "$ST ls -l /usr/bin" \
+    tame-audit "$TA ls -l /usr/bin" 1
 # What the hermetic runs cost an audit (tame-audit(1), HERMETIC RUNS):
 # the audited run in a view of its own and then the user's run, plainly,
 # against --once, whose one traced run is the user's: on true (the view
@@ -471,20 +506,38 @@ HF_ROUNDS=${BENCH_SUITE_ROUNDS:-3}
 [ -n "$BENCH_QUICK" ] && HF_ROUNDS=1
 TAP="$B/tame-audit -o /dev/null --profile $OUT/suite-audit.prof --"
 NOPROF="rm -rf $OUT/suite-audit.prof $OUT/suite-audit.prof.runs"
-hf audit-suite 2 suite "$SUITE" tame-audit "$TAP $SUITE" 1 "$NOPROF"
-hf strace-suite 2 strace "$ST $SUITE" tame-audit "$TAP $SUITE" 1 "$NOPROF"
+hf3 audit-suite strace-suite 2 suite "$SUITE" strace "$ST $SUITE" \
+    tame-audit "$TAP $SUITE" 1 "$NOPROF"
+# A long suite (bench/long-suite.sh: BENCH_LONG_CASES, 250, cases of
+# some nine short programs each, about 2,300 processes and a trace of
+# 70 MB) audited into a profile, against the bare suite and strace
+# alone: what a project's whole `make check` costs to audit, its trace
+# read once and attributed to each process.  Half a minute a run, so
+# BENCH_LONG_ROUNDS (1) round of 2 runs, no warm-up (the rows before
+# have the programs and the text in the page cache).
+LONG_DIR=$OUT/long-suite
+mkdir -p "$LONG_DIR"
+LONG_CASES=${BENCH_LONG_CASES:-250}
+[ -n "$BENCH_QUICK" ] && LONG_CASES=${BENCH_LONG_CASES:-10}
+LONG="sh bench/long-suite.sh $TEXT $LONG_DIR $LONG_CASES"
+LONG_PROF=$OUT/long-suite.prof
+HF_ROUNDS=${BENCH_LONG_ROUNDS:-1}
+hf3 audit-long strace-long 2 long-suite "$LONG" strace "$ST $LONG" \
+    tame-audit "$B/tame-audit -o /dev/null --profile $LONG_PROF -- $LONG" \
+    0 "rm -rf $LONG_PROF $LONG_PROF.runs"
+cp "$LONG_PROF" "$RAW/profile-long-suite.txt"
 HF_ROUNDS=$AUDIT_ROUNDS
-# Reading a kept log: tame-audit --from-log against wc -l of the same.
-PARSE_DIR=/usr/lib
-[ -n "$BENCH_QUICK" ] && PARSE_DIR=/usr/bin
-echo "bench: recording a log of ls -lR $PARSE_DIR"
-"$B/tame-audit" --keep-log "$DATA/audit.log" -o /dev/null -- \
-    ls -lR "$PARSE_DIR" > /dev/null
+# Reading a kept log: the long suite's (its last audited run, kept in
+# its profile's runs), read again by tame-audit --from-log, against wc -l
+# of the same.  A tree read as one program execs, so the verdict is not
+# tameable (5), which the shell turns into success for hyperfine.
+gzip -dc "$LONG_PROF.runs/0001.log.gz" > "$DATA/audit.log"
 hf audit-parse 5 wc "wc -l $DATA/audit.log" \
-    tame-audit "$B/tame-audit -o /dev/null --from-log $DATA/audit.log" 1
-printf '{"audit_log_lines":%s,"audit_log_bytes":%s,"audit_rounds":%s}\n' \
+    tame-audit "sh -c '$B/tame-audit -o /dev/null --from-log \
+    $DATA/audit.log || test \$? -eq 5'" 1
+printf '{"audit_log_lines":%s,"audit_log_bytes":%s,"audit_rounds":%s,"long_cases":%s}\n' \
     "$(wc -l < "$DATA/audit.log")" "$(stat -c %s "$DATA/audit.log")" \
-    "$AUDIT_ROUNDS" > "$OUT/audit.json"
+    "$AUDIT_ROUNDS" "$LONG_CASES" > "$OUT/audit.json"
 HF_ROUNDS=$saved_rounds
 
 # How large a block tame-cat really reads with hyperfine's /dev/null as

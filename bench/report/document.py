@@ -321,7 +321,8 @@ def _trees(run):
     """What the process trees' rows measure, with their figures; nothing
     for a run without them."""
     names = ("tame-exec-pipeline", "exec-floor-pipeline", "tame-exec-suite",
-             "profile-4k", "audit-suite", "strace-suite")
+             "profile-4k", "audit-suite", "strace-suite", "audit-long",
+             "strace-long")
     c = {n: run.compare(n) for n in names}
     if not any(c.values()):
         return []
@@ -333,6 +334,7 @@ def _trees(run):
         f"{shown(t.ratio - f.ratio, 3):+.3f}"
     p = c["profile-4k"]
     lookup = "-" if p is None else f"{(p.tamed_ms - p.base_ms) * 1000:+.0f}"
+    cases = run.machine.get("long_cases", "-")
     return f"""
 Process trees (`tame-exec --profile`): each profile is the one
 `tame-audit --profile` wrote from a run of the same command line in the
@@ -353,7 +355,12 @@ of the 4 KiB file under a profile whose one line gives it stdio,rpath,
 medians). `tame-audit --profile` auditing the whole suite, writing the
 profile anew every run (hyperfine removes it and its kept log before
 each): {ratio("audit-suite")} the bare suite, {ratio("strace-suite")} strace
-alone (`strace -f` as tame-audit runs it, writing nowhere).""".split("\n")
+alone (`strace -f` as tame-audit runs it, writing nowhere). The same for
+a long suite (bench/long-suite.sh, {cases} cases of some nine short
+programs each; no name service, so no warmed run: one traced run in a
+view, its trace read once and attributed to each process, kept gzip'd,
+then the user's plain run): {ratio("audit-long")} bare,
+{ratio("strace-long")} strace alone; {_profile(run, "long-suite")}.""".split("\n")
 
 
 def _profile(run, name):

@@ -354,6 +354,10 @@ WHOLE = (
      "--profile, writing the suite's profile", True),
     ("strace-suite", "the test suite: strace alone vs tame-audit --profile",
      True),
+    ("audit-long", "a long suite (bench/long-suite.sh, thousands of "
+     "processes): bare vs tame-audit --profile", True),
+    ("strace-long", "the long suite: strace alone vs tame-audit --profile",
+     True),
     ("tame-exec-ls", "ls -l /usr/bin: bare vs tame-exec -f stdio,rpath,getpw",
      True),
     ("tame-exec-grep", "grep -c 99 (1 MB): bare vs tame-exec -f stdio,rpath",
@@ -371,7 +375,8 @@ WHOLE = (
      "--profile", True),
     ("profile-4k", "(profile) /bin/cat 4 KiB file: tame-exec -f stdio,rpath "
      "vs tame-exec --profile giving cat stdio,rpath", False),
-    ("audit-parse", "kept log of ls -lR: wc -l vs tame-audit --from-log",
+    ("audit-parse", "kept log of the long suite: wc -l vs tame-audit "
+     "--from-log",
      False))
 
 

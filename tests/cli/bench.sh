@@ -97,7 +97,10 @@ for row in "vs tame-exec --profile (each program its audited flags)" \
     "the test suite (bench/suite.sh): bare vs tame-exec --profile" \
     "(profile) /bin/cat 4 KiB file: tame-exec -f stdio,rpath vs" \
     "a test suite (bench/suite.sh): bare vs tame-audit --profile" \
-    "the test suite: strace alone vs tame-audit --profile"; do
+    "the test suite: strace alone vs tame-audit --profile" \
+    "a long suite (bench/long-suite.sh, thousands of processes): bare vs" \
+    "the long suite: strace alone vs tame-audit --profile" \
+    "kept log of the long suite: wc -l vs tame-audit --from-log"; do
 	printf '%s\n' "$whole" | grep -F "$row" |
 	    grep -Eq '\| [0-9.]+ \| [0-9.]+ \| (\*\*)?[0-9.]+x(\*\*)? \|' ||
 	    no "the whole-command table has no numbers for '$row'"
@@ -106,13 +109,17 @@ for p in pipeline suite; do
 	grep -q "^$(readlink -f "$(command -v sort)") stdio" \
 	    "$dir/raw/profile-$p.txt" || no "raw/ has no $p profile listing sort"
 done
+grep -q "^$(readlink -f "$(command -v tr)") stdio$" \
+    "$dir/raw/profile-long-suite.txt" ||
+    no "raw/ has no long suite's profile listing tr"
 trees=$(sed -n '/^Process trees (.tame-exec --profile.)/,/^$/p' "$md" |
     tr '\n' ' ')
 [ "$(printf '%s\n' "$trees" | grep -Eo '[0-9]+ programs listed' |
-    grep -c .)" -eq 2 ] || no "the process trees' paragraph counts no programs"
+    grep -c .)" -eq 3 ] || no "the process trees' paragraph counts no programs"
 for want in 'bare; its floor' 'beyond the floor: [+-][0-9.]+\.' \
     'profile: [0-9.]+x bare\. What' '\([+-][0-9]+ µs a run' \
-    '[0-9.]+x the bare suite, [0-9.]+x strace alone'; do
+    '[0-9.]+x the bare suite, [0-9.]+x strace alone' \
+    '[0-9.]+x bare, [0-9.]+x strace alone; [0-9]+ programs listed'; do
 	printf '%s\n' "$trees" | grep -Eq "$want" ||
 	    no "the process trees' paragraph has no '$want'"
 done
@@ -122,6 +129,9 @@ printf '%s\n' "$trees" | grep -q ' -x' &&
 [ "$(find "$B/bench/out/suite-audit.prof.runs" -type f -name '[0-9]*[0-9].log.gz' |
     grep -c .)" -eq 1 ] ||
     no "tame-audit --profile's runs of the suite merged (hyperfine --prepare)"
+[ "$(find "$B/bench/out/long-suite.prof.runs" -type f -name '*.log.gz' |
+    grep -c .)" -eq 1 ] ||
+    no "tame-audit --profile's runs of the long suite merged"
 for svg in syscalls latency cat cat-4k-cdf tame-exec-cdf; do
 	f=$dir/$svg.svg
 	[ -s "$f" ] && head -c 200 "$f" | grep -q '<svg\|<?xml' &&
