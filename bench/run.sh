@@ -232,15 +232,24 @@ hf() {
 		else
 			set -- -n "$l2" "$c2" -n "$l1" "$c1"
 		fi
-		[ -n "$prep" ] && set -- --prepare "$prep" "$@"
-		taskset -c "$CPU" hyperfine -N --warmup "$warm" --runs "$runs" \
-		    --style basic --export-json "$RAW/hf-$name-$k.json" "$@" \
-		    > "$OUT/hf-$name-$k.log" 2>&1 || {
-			cat "$OUT/hf-$name-$k.log" >&2
-			exit 1
-		}
+		hf_round "$RAW/hf-$name-$k.json" "$OUT/hf-$name-$k.log" "$@"
 		k=$((k + 1))
 	done
+}
+
+# hf_round JSON LOG COMMANDS...: one round, pinned to $CPU: $warm
+# warm-ups and $runs runs of each command, $prep before each (hf's and
+# hf3's variables); the export to JSON, the output to LOG, shown and
+# fatal where hyperfine fails.
+hf_round() {
+	json=$1 log=$2
+	shift 2
+	[ -n "$prep" ] && set -- --prepare "$prep" "$@"
+	taskset -c "$CPU" hyperfine -N --warmup "$warm" --runs "$runs" \
+	    --style basic --export-json "$json" "$@" > "$log" 2>&1 || {
+		cat "$log" >&2
+		exit 1
+	}
 }
 
 # hf3 NAME1 NAME2 RUNS LABEL1 CMD1 LABEL2 CMD2 LABEL CMD [WARMUPS [PREPARE]]:
@@ -262,13 +271,7 @@ hf3() {
 		else
 			set -- -n "$lt" "$ct" -n "$l2" "$c2" -n "$l1" "$c1"
 		fi
-		[ -n "$prep" ] && set -- --prepare "$prep" "$@"
-		taskset -c "$CPU" hyperfine -N --warmup "$warm" --runs "$runs" \
-		    --style basic --export-json "$OUT/hf3-$n1-$k.json" "$@" \
-		    > "$OUT/hf-$n1-$k.log" 2>&1 || {
-			cat "$OUT/hf-$n1-$k.log" >&2
-			exit 1
-		}
+		hf_round "$OUT/hf3-$n1-$k.json" "$OUT/hf-$n1-$k.log" "$@"
 		for pair in "$n1:$l1" "$n2:$l2"; do
 			jq --arg b "${pair#*:}" --arg t "$lt" '.results |=
 			    ([.[] | select(.command == $b)] +
