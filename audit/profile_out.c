@@ -2,8 +2,8 @@
 /*
  * profile_out.c: tame-audit --profile (profile_out.h).  The runs are kept
  * compressed (gzip -1: a test suite's trace is large and compresses
- * sixfold) as FILE.runs/NNNN.log.gz, and the same audit's runs with the name
- * service warmed (tree_warm.h) as NNNN.warm-FLAGS.log.gz beside it; the
+ * sixfold) as FILE.runs/NNNN.log.gz, and the same audit's runs with the
+ * name service warmed (tree_warm.h) as NNNN.warm-FLAGS.log.gz beside it; the
  * format of FILE itself is tools/profile.c's.
  */
 #include <sys/stat.h>
@@ -36,9 +36,11 @@ runs_dir(const char *file, char *buf, size_t len)
 	snprintf(buf, len, "%s%s", file, RUNS_SUFFIX);
 }
 
-/* gzip -1c < in > out, or gzip -dc: 0, or -1 with a message.  -1: a
- * suite's log of 60 MB compresses sixfold in 0.5 s, where gzip's
- * default takes 1.2 s for eightfold, and the audit waits for it. */
+/*
+ * gzip -1c < in > out, or gzip -dc: 0, or -1 with a message.  -1: a
+ * suite's log of 60 MB compresses sixfold in 0.5 s, where gzip's default
+ * takes 1.2 s for eightfold, and the audit waits for it.
+ */
 static int
 gzip_filter(int decompress, const char *in, const char *out, char *err,
     size_t errlen)
