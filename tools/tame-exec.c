@@ -147,6 +147,19 @@ main(int argc, char *argv[])
 	err(126, "%s", cmd);
 }
 
+/* A module to load (-l, a profile's load=) is a file that exists. */
+static void
+module_is_file(const char *module, const char *where)
+{
+	struct stat st;
+
+	if (stat(module, &st) == -1)
+		err(1, "%s", where);
+	if (!S_ISREG(st.st_mode))
+		errx(1, "%s: not a regular file (a shared object to load)",
+		    where);
+}
+
 /*
  * -l MODULE: a shared object the command loads on demand (iconv's gconv
  * converters, a plugin), which the shim loads before tame() so that the
@@ -158,17 +171,14 @@ main(int argc, char *argv[])
 static char *
 add_module(char *list, const char *module)
 {
-	struct stat st;
+	char where[PATH_MAX + 8];
 	char *more;
 
 	if (module[0] != '/' || strchr(module, ':') != NULL)
 		errx(2, "-l %s: give the module's absolute path, without ':'",
 		    module);
-	if (stat(module, &st) == -1)
-		err(1, "-l %s", module);
-	if (!S_ISREG(st.st_mode))
-		errx(1, "-l %s: not a regular file (a shared object to load)",
-		    module);
+	snprintf(where, sizeof(where), "-l %s", module);
+	module_is_file(module, where);
 	if (asprintf(&more, "%s%s%s", list != NULL ? list : "",
 	    list != NULL ? ":" : "", module) == -1)
 		err(1, NULL);
@@ -186,7 +196,7 @@ static void
 check_lines(const char *file, const struct profile *p)
 {
 	struct exe x;
-	struct stat st;
+	char where[2 * PATH_MAX + 32];
 	char *copy, *m, *save;
 	int i;
 
@@ -195,14 +205,11 @@ check_lines(const char *file, const struct profile *p)
 
 		if (e->load != NULL && (copy = strdup(e->load)) != NULL) {
 			for (m = strtok_r(copy, ",", &save); m != NULL;
-			    m = strtok_r(NULL, ",", &save))
-				if (stat(m, &st) == -1)
-					err(1, "%s:%d: load=%s", file,
-					    e->line, m);
-				else if (!S_ISREG(st.st_mode))
-					errx(1, "%s:%d: load=%s: not a "
-					    "regular file (a shared object)",
-					    file, e->line, m);
+			    m = strtok_r(NULL, ",", &save)) {
+				snprintf(where, sizeof(where), "%s:%d: load=%s",
+				    file, e->line, m);
+				module_is_file(m, where);
+			}
 			free(copy);
 		}
 		if (exe_find(AT_FDCWD, e->path, 0, &x) == -1)
