@@ -72,6 +72,30 @@ else
 	echo "n/a: a pid handed out again: this run's ns_last_pid could not be set (true $t, env $e; jq .hermetic: $(jq .hermetic reuse.json))"
 fi
 
+# ... and the other way, collect2's: xargs's child execs, dies, and its
+# pid goes to the next child of the shell (cat), another parent's: the
+# exec stays xargs's, so xargs is a launcher and the profile leaves it
+# out (before, the later clone took the pid's parent, xargs was listed,
+# and tamed it could not start its child)
+XARGS=$(readlink -f /usr/bin/xargs)
+"$A" --json --profile launch.prof --keep-log launch.log -o launch.json -- \
+    sh -c 'echo x | /usr/bin/xargs /bin/sh -c "echo \$\$ > c.pid"
+    read c < c.pid; echo $((c - 1)) > /proc/sys/kernel/ns_last_pid 2>/dev/null
+    /usr/bin/cat in.txt' > /dev/null 2>&1
+x=$(sed -n 's/^\([0-9]*\) *execve("\/bin\/sh".*/\1/p' launch.log)
+c=$(sed -n 's/^\([0-9]*\) *execve("\/usr\/bin\/cat".*/\1/p' launch.log)
+if [ -n "$x" ] && [ "$x" = "$c" ]; then
+	jq -e --arg x "$XARGS" --arg c "$CAT" '.programs |
+	    any(.exe == $x and .launcher and (.tameable | not)) and
+	    any(.exe == $c and .tameable)' launch.json > /dev/null ||
+	    no "xargs's child's pid used again: $(jq -c '.programs | map([.exe, .launcher, .flags])' launch.json)"
+	grep -q "^$XARGS " launch.prof && no "xargs, a launcher, listed: $(cat launch.prof)"
+	grep -q "^# $XARGS: a launcher" launch.prof ||
+	    no "xargs not left out as a launcher: $(cat launch.prof)"
+else
+	echo "n/a: a launcher's child's pid handed out again: this run's ns_last_pid could not be set (xargs's child $x, cat $c)"
+fi
+
 # --profile: written, then grown by a second run
 "$A" --profile p.prof -o r1.txt -- sh -c 'cat < in.txt; sort in.txt' \
     > /dev/null 2>&1 || no "--profile: status $? (0 when written)"
