@@ -154,14 +154,21 @@ quick() {
 left_out() {
 	[ -n "$QUICK" ] && [ -z "$marked" ]
 }
+# The head of check and check_loaded: the command line in $cmd, its bare
+# run (base) and a fresh work tree; false where this run leaves the
+# command out or it is not installed.
+begin() {
+	cmd=$(printf "%s\n" "$*" | paste -sd " " -)
+	left_out && return 1
+	has "$1" || { echo "skip: $cmd (not installed)"; return 1; }
+	run base "$@"
+	setup
+	return 0
+}
 # A command tame-audit can tame: its suggestion reproduces the run, and
 # every flag of it beyond stdio is needed.
 check() {
-	cmd=$(printf "%s\n" "$*" | paste -sd " " -)
-	left_out && return
-	has "$1" || { echo "skip: $cmd (not installed)"; return; }
-	run base "$@"
-	setup
+	begin "$@" || return 0
 	# (a run that cannot be tamed leaves -o's file as it was)
 	rm -f "$W/flags"
 	flags=$(cd "$W/c" && "$AUDIT" $VERIFY --flags-only -o "$W/flags" -- "$@" \
@@ -219,11 +226,7 @@ $(jq -c .blockers "$W/report")"
 # (tame-exec -l, JSON "load"); under it the command runs as untamed, and
 # under the same flags without them it does not.
 check_loaded() {
-	cmd=$(printf "%s\n" "$*" | paste -sd " " -)
-	left_out && return
-	has "$1" || { echo "skip: $cmd (not installed)"; return; }
-	run base "$@"
-	setup
+	begin "$@" || return 0
 	(cd "$W/c" && "$AUDIT" --json -o "$W/report" -- "$@" \
 	    > /dev/null 2> "$W/audit.err" < /dev/null) ||
 	    fail "$cmd: audit exit status $?: $(cat "$W/audit.err")"
