@@ -19,7 +19,8 @@
 #
 # Environment: B (build dir), BENCH_ROUNDS (5), BENCH_REPS (5),
 # BENCH_MIN_TIME (0.1 s), BENCH_HF_ROUNDS (25), BENCH_EXEC_ROUNDS (13),
-# BENCH_TREE_ROUNDS (5), BENCH_SUITE_ROUNDS (3), BENCH_AUDIT_ROUNDS (3),
+# BENCH_TREE_ROUNDS (5), BENCH_SUITE_ROUNDS (3), BENCH_AUDIT_ROUNDS (2),
+# BENCH_LONG_CASES (250), BENCH_LONG_ROUNDS (1),
 # BENCH_IL_ROUNDS (6000), BENCH_FRESH (201), BENCH_ATTACH (101), BENCH_CPU,
 # BENCH_REPORTS (reports: where raw/ goes).  BENCH_QUICK=1 runs every
 # benchmark once, briefly, on a 4 MiB "big" file, into $B/bench/quick
@@ -476,11 +477,12 @@ HF_ROUNDS=$saved_rounds
 # reads: 50,000 calls) and a typical one (ls -l /usr/bin), against the
 # bare command and against strace alone, run as tame-audit runs it but
 # writing nowhere: what tracing costs before any auditing.  Seconds a
-# run, so fewer rounds (BENCH_AUDIT_ROUNDS, 3: 5 took the run of
+# run, so fewer rounds (BENCH_AUDIT_ROUNDS, 2: 5 took the run of
 # 2026-12-05 past its 15 minutes, 15.4, on a host whose system calls
-# cost 5x the reference's; their rounds spread by 0.04x at most) and one
+# cost 5x the reference's, and 3 the run of 2026-12-06, 16.2, with the
+# long suite's rows; their rounds spread by 0.04x at most) and one
 # warm-up.
-AUDIT_ROUNDS=${BENCH_AUDIT_ROUNDS:-3}
+AUDIT_ROUNDS=${BENCH_AUDIT_ROUNDS:-2}
 [ -n "$BENCH_QUICK" ] && AUDIT_ROUNDS=1
 ST="strace -f -yy -X verbose -s 256 -o /dev/null --"
 TA="$B/tame-audit -o /dev/null --"
