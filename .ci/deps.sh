@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: ISC
 # Install the Debian packages the build, the tests and the benchmarks
 # need, if any is missing (the line from python3 to bc: the programs the
-# audit corpus, tests/cli/audit_corpus.sh, runs; the next two: the guests
+# audit corpus, tests/cli/audit_corpus.sh, runs; locales: its localedef
+# builds tests/cli/audit.sh's EUC-JP locale; the next two: the guests
 # of make check-kernels, the arm64 cross build and its AArch32 helper; the
 # last: the Debian tools of make deb and make check-deb, packaging.mk).
 # Uses sudo when not root.
@@ -12,6 +13,7 @@ PKGS="build-essential pkg-config libseccomp-dev check libsubunit-dev strace \
     attr curl tar gzip python3-jsonschema libcap2-bin clang libclang-rt-14-dev \
     libbenchmark-tools python3-scipy python3-numpy valgrind stress-ng \
     python3 bzip2 xz-utils zstd lz4 git sqlite3 openssl file zip unzip wget bc \
+    locales \
     qemu-system-x86 busybox-static \
     gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf qemu-system-arm qemu-user \
     dpkg-dev debhelper lintian autopkgtest"

@@ -99,6 +99,46 @@ cmp -s "$W/plain.out" "$W/tamed.out" || fail "iconv with -l: other output"
     2> "$W/err" > /dev/null
 grep -q "give it -l $G/UTF-16.so too" "$W/err" ||
     fail "--flags-only does not say the module: $(cat "$W/err")"
+# A second charset, another module: Greek text to ISO-8859-7, converted
+# under the suggestion as untamed
+printf 'alpha \316\261 beta \316\262\n' > "$W/el.txt"
+"$AUDIT" --json -o "$W/i7.json" -- iconv -f UTF-8 -t ISO-8859-7 \
+    "$W/el.txt" > /dev/null || fail "iconv to ISO-8859-7: status $?"
+jq -e --arg m "$G/ISO8859-7.so" '.tameable and .load == [$m]' \
+    "$W/i7.json" > /dev/null || fail "iconv to ISO-8859-7: $(cat "$W/i7.json")"
+iconv -f UTF-8 -t ISO-8859-7 "$W/el.txt" > "$W/el.plain"
+"$TAME_EXEC" -f "$(jq -r '.flags | join(",")' "$W/i7.json")" \
+    -l "$G/ISO8859-7.so" -- iconv -f UTF-8 -t ISO-8859-7 "$W/el.txt" \
+    > "$W/el.tamed" && cmp -s "$W/el.plain" "$W/el.tamed" ||
+    fail "iconv to ISO-8859-7 with -l: other output or status"
+# head in an EUC-JP locale (built here: Debian ships the definitions, not
+# the locale) converts its message about a missing file from the
+# catalog's UTF-8, which loads EUC-JP.so and libJIS.so after its start:
+# the suggestion loads them first, and under it head says what it says
+# untamed; under the same flags without them it does not
+if mkdir "$W/loc" && localedef -i ja_JP -f EUC-JP "$W/loc/ja_JP.EUC-JP" \
+    > /dev/null 2>&1; then
+	printf 'abc\n' > "$W/e.txt"
+	ja() {
+		(cd "$W" && LOCPATH=$W/loc LC_ALL=ja_JP.EUC-JP "$@" \
+		    head -n 1 e.txt nosuch)
+	}
+	ja > "$W/ja.out" 2> "$W/ja.err"
+	ja "$AUDIT" --json -o "$W/ja.json" -- > /dev/null 2>&1
+	jq -e --arg m "$G/EUC-JP.so" '.tameable and .flags == ["stdio",
+	    "rpath"] and (.load | index($m))' "$W/ja.json" > /dev/null ||
+	    fail "head, EUC-JP: $(jq -c '[.tameable, .flags, .load, .blockers]' "$W/ja.json")"
+	set -- $(jq -r '.load[] | "-l", .' "$W/ja.json")
+	ja "$TAME_EXEC" -f stdio,rpath "$@" -- > "$W/jat.out" 2> "$W/jat.err"
+	cmp -s "$W/ja.out" "$W/jat.out" && cmp -s "$W/ja.err" "$W/jat.err" ||
+	    fail "head, EUC-JP, with -l: $(cat "$W/jat.err")"
+	ja "$TAME_EXEC" -f stdio,rpath -- > /dev/null 2> "$W/jan.err"
+	cmp -s "$W/ja.err" "$W/jan.err" &&
+	    fail "head, EUC-JP: the same without its modules"
+	set --
+else
+	echo "n/a: head in an EUC-JP locale: localedef cannot build ja_JP.EUC-JP here (Debian's package locales)"
+fi
 
 # The name service: a real tame(GETPW) loads it first, and so does the
 # second run the suggestion comes from
