@@ -20,7 +20,7 @@
 # Environment: B (build dir), BENCH_ROUNDS (5), BENCH_REPS (5),
 # BENCH_MIN_TIME (0.1 s), BENCH_HF_ROUNDS (25), BENCH_EXEC_ROUNDS (13),
 # BENCH_TREE_ROUNDS (5), BENCH_SUITE_ROUNDS (3), BENCH_AUDIT_ROUNDS (2),
-# BENCH_LONG_CASES (250), BENCH_LONG_ROUNDS (1),
+# BENCH_LONG_CASES (250), BENCH_LONG_ROUNDS (2),
 # BENCH_IL_ROUNDS (6000), BENCH_FRESH (201), BENCH_ATTACH (101), BENCH_CPU,
 # BENCH_REPORTS (reports: where raw/ goes).  BENCH_QUICK=1 runs every
 # benchmark once, briefly, on a 4 MiB "big" file, into $B/bench/quick
@@ -259,18 +259,24 @@ hf_round() {
 # that the shared command runs once for both: each round writes
 # hf-NAME1-K.json (LABEL1 against LABEL) and hf-NAME2-K.json (LABEL2
 # against LABEL) as hf() would, base first.  The three run in turn, the
-# order reversed every other round.
+# order reversed every other round.  PREPARE runs before CMD's runs only
+# (what CMD writes, the profile, is there after the round whichever
+# command ran last).
 hf3() {
 	n1=$1 n2=$2 runs=${HF_RUNS:-$3} l1=$4 c1=$5 l2=$6 c2=$7 lt=$8 ct=$9
 	shift 9
-	warm=${1:-3} prep=${2:-}
+	warm=${1:-3} tprep=${2:-} prep=
 	k=1
 	while [ "$k" -le "$HF_ROUNDS" ]; do
 		echo "bench: hyperfine $n1 and $n2 round $k/$HF_ROUNDS"
 		if [ $((k % 2)) -eq 1 ]; then
 			set -- -n "$l1" "$c1" -n "$l2" "$c2" -n "$lt" "$ct"
+			[ -z "$tprep" ] || set -- --prepare true \
+			    --prepare true --prepare "$tprep" "$@"
 		else
 			set -- -n "$lt" "$ct" -n "$l2" "$c2" -n "$l1" "$c1"
+			[ -z "$tprep" ] || set -- --prepare "$tprep" \
+			    --prepare true --prepare true "$@"
 		fi
 		hf_round "$OUT/hf3-$n1-$k.json" "$OUT/hf-$n1-$k.log" "$@"
 		for pair in "$n1:$l1" "$n2:$l2"; do
@@ -518,16 +524,18 @@ hf3 audit-suite strace-suite 2 suite "$SUITE" strace "$ST $SUITE" \
 # 70 MB) audited into a profile, against the bare suite and strace
 # alone: what a project's whole `make check` costs to audit, its trace
 # read once and attributed to each process.  Half a minute a run, so
-# BENCH_LONG_ROUNDS (1) round of 2 runs, no warm-up (the rows before
-# have the programs and the text in the page cache).
+# BENCH_LONG_ROUNDS (2) rounds of one run each, no warm-up (the rows
+# before have the programs and the text in the page cache): each round's
+# three runs close together, their order reversed in the second, where
+# one round of two runs each left minutes between a pair.
 LONG_DIR=$OUT/long-suite
 mkdir -p "$LONG_DIR"
 LONG_CASES=${BENCH_LONG_CASES:-250}
 [ -n "$BENCH_QUICK" ] && LONG_CASES=${BENCH_LONG_CASES:-10}
 LONG="sh bench/long-suite.sh $TEXT $LONG_DIR $LONG_CASES"
 LONG_PROF=$OUT/long-suite.prof
-HF_ROUNDS=${BENCH_LONG_ROUNDS:-1}
-hf3 audit-long strace-long 2 long-suite "$LONG" strace "$ST $LONG" \
+HF_ROUNDS=${BENCH_LONG_ROUNDS:-2}
+hf3 audit-long strace-long 1 long-suite "$LONG" strace "$ST $LONG" \
     tame-audit "$B/tame-audit -o /dev/null --profile $LONG_PROF -- $LONG" \
     0 "rm -rf $LONG_PROF $LONG_PROF.runs"
 cp "$LONG_PROF" "$RAW/profile-long-suite.txt"
