@@ -233,19 +233,19 @@ hf() {
 		else
 			set -- -n "$l2" "$c2" -n "$l1" "$c1"
 		fi
+		[ -z "$prep" ] || set -- --prepare "$prep" "$@"
 		hf_round "$RAW/hf-$name-$k.json" "$OUT/hf-$name-$k.log" "$@"
 		k=$((k + 1))
 	done
 }
 
-# hf_round JSON LOG COMMANDS...: one round, pinned to $CPU: $warm
-# warm-ups and $runs runs of each command, $prep before each (hf's and
-# hf3's variables); the export to JSON, the output to LOG, shown and
-# fatal where hyperfine fails.
+# hf_round JSON LOG ARGS...: one round of hyperfine ARGS (the commands
+# and their prepares), pinned to $CPU: $warm warm-ups and $runs runs of
+# each command (hf's and hf3's variables); the export to JSON, the
+# output to LOG, shown and fatal where hyperfine fails.
 hf_round() {
 	json=$1 log=$2
 	shift 2
-	[ -n "$prep" ] && set -- --prepare "$prep" "$@"
 	taskset -c "$CPU" hyperfine -N --warmup "$warm" --runs "$runs" \
 	    --style basic --export-json "$json" "$@" > "$log" 2>&1 || {
 		cat "$log" >&2
@@ -265,7 +265,7 @@ hf_round() {
 hf3() {
 	n1=$1 n2=$2 runs=${HF_RUNS:-$3} l1=$4 c1=$5 l2=$6 c2=$7 lt=$8 ct=$9
 	shift 9
-	warm=${1:-3} tprep=${2:-} prep=
+	warm=${1:-3} tprep=${2:-}
 	k=1
 	while [ "$k" -le "$HF_ROUNDS" ]; do
 		echo "bench: hyperfine $n1 and $n2 round $k/$HF_ROUNDS"
