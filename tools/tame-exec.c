@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,17 +148,28 @@ main(int argc, char *argv[])
 	err(126, "%s", cmd);
 }
 
-/* A module to load (-l, a profile's load=) is a file that exists. */
+/*
+ * A module to load (-l, a profile's load=) is a file that exists; else
+ * exit 1, the message starting with where it was named (printf's FMT).
+ */
 static void
-module_is_file(const char *module, const char *where)
+module_is_file(const char *module, const char *fmt, ...)
 {
+	char where[2 * PATH_MAX + 32];
 	struct stat st;
+	va_list ap;
+	int found, saved;
 
-	if (stat(module, &st) == -1)
+	if ((found = stat(module, &st) == 0) && S_ISREG(st.st_mode))
+		return;
+	saved = errno;
+	va_start(ap, fmt);
+	vsnprintf(where, sizeof(where), fmt, ap);
+	va_end(ap);
+	errno = saved;
+	if (!found)
 		err(1, "%s", where);
-	if (!S_ISREG(st.st_mode))
-		errx(1, "%s: not a regular file (a shared object to load)",
-		    where);
+	errx(1, "%s: not a regular file (a shared object to load)", where);
 }
 
 /*
@@ -171,14 +183,12 @@ module_is_file(const char *module, const char *where)
 static char *
 add_module(char *list, const char *module)
 {
-	char where[PATH_MAX + 8];
 	char *more;
 
 	if (module[0] != '/' || strchr(module, ':') != NULL)
 		errx(2, "-l %s: give the module's absolute path, without ':'",
 		    module);
-	snprintf(where, sizeof(where), "-l %s", module);
-	module_is_file(module, where);
+	module_is_file(module, "-l %s", module);
 	if (asprintf(&more, "%s%s%s", list != NULL ? list : "",
 	    list != NULL ? ":" : "", module) == -1)
 		err(1, NULL);
@@ -196,7 +206,6 @@ static void
 check_lines(const char *file, const struct profile *p)
 {
 	struct exe x;
-	char where[2 * PATH_MAX + 32];
 	char *copy, *m, *save;
 	int i;
 
@@ -205,11 +214,9 @@ check_lines(const char *file, const struct profile *p)
 
 		if (e->load != NULL && (copy = strdup(e->load)) != NULL) {
 			for (m = strtok_r(copy, ",", &save); m != NULL;
-			    m = strtok_r(NULL, ",", &save)) {
-				snprintf(where, sizeof(where), "%s:%d: load=%s",
-				    file, e->line, m);
-				module_is_file(m, where);
-			}
+			    m = strtok_r(NULL, ",", &save))
+				module_is_file(m, "%s:%d: load=%s", file,
+				    e->line, m);
 			free(copy);
 		}
 		if (exe_find(AT_FDCWD, e->path, 0, &x) == -1)
