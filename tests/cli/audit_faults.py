@@ -239,8 +239,11 @@ class Case:
         self.audit = os.path.join(self.top, "audit")
         os.makedirs(self.top)
         os.chmod(self.top, 0o755)
-        make_tree(self.plain, user or 0, self.notes)
-        make_tree(self.audit, user or 0, self.notes)
+        # the tree is the runner's own (root's, or an unprivileged
+        # runner's: its lchown to root would fail)
+        owner = user or os.geteuid()
+        make_tree(self.plain, owner, self.notes)
+        make_tree(self.audit, owner, self.notes)
         self.before = (snapshot(self.plain), snapshot(self.audit))
 
     def plain_run(self, cmd, **kw):
@@ -567,6 +570,9 @@ def case_sticky_dir(work, user):
 
 def case_group_file(work, user):
     """Unprivileged, a file writable through a supplementary group."""
+    if os.geteuid() != 0:
+        return na("group-file", "a file of another group, and running in "
+                  "it, need root")
     c = Case(work, "group-file", user)
     for top in (c.plain, c.audit):
         p = os.path.join(top, "group.file")
