@@ -66,7 +66,7 @@ ifneq ($(MULTIARCH),)
 override CPPFLAGS += -DTAME_MULTIARCH='"$(MULTIARCH)"'
 endif
 
-LIB_SRCS	= lib/policy.c lib/match.c lib/sysnames.c lib/compile.c \
+LIB_SRCS	= lib/policy.c lib/match.c lib/pledge.c lib/sysnames.c lib/compile.c \
 		  lib/paths.c lib/describe.c lib/usercopy.c lib/emulate.c \
 		  lib/cmsg.c lib/handler.c lib/verdict.c \
 		  lib/bpf_run.c lib/gate.c lib/report.c lib/landlock.c \
@@ -273,6 +273,8 @@ install: all
 	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
 	    $(DESTDIR)$(DATADIR)
 	install -m 644 lib/tame.h $(DESTDIR)$(INCLUDEDIR)/tame.h
+	install -d $(DESTDIR)$(INCLUDEDIR)/tame
+	install -m 644 lib/pledge.h $(DESTDIR)$(INCLUDEDIR)/tame/pledge.h
 	install -m 644 $(B)/libtame.a $(DESTDIR)$(LIBDIR)/libtame.a
 	install -m 755 $(B)/libtame.so.$(VERSION) $(DESTDIR)$(LIBDIR)/
 	ln -sf libtame.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
@@ -281,6 +283,10 @@ install: all
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
 	    -e '1i # Generated from lib/libtame.pc.in by make install: do not edit.' \
 	    lib/libtame.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/libtame.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+	    -e '1i # Generated from lib/libtame-pledge.pc.in by make install: do not edit.' \
+	    lib/libtame-pledge.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/libtame-pledge.pc
 	install -m 755 $(B)/libtame-preload.so $(DESTDIR)$(PKGLIBDIR)/
 	install -m 755 $(B)/tame-exec $(DESTDIR)$(BINDIR)/tame-exec
 	install -m 755 $(B)/tame-audit $(DESTDIR)$(BINDIR)/tame-audit
@@ -292,12 +298,15 @@ install: all
 
 uninstall:
 	rm -f $(DESTDIR)$(INCLUDEDIR)/tame.h $(DESTDIR)$(LIBDIR)/libtame.* \
+	    $(DESTDIR)$(INCLUDEDIR)/tame/pledge.h \
+	    $(DESTDIR)$(PKGCONFIGDIR)/libtame-pledge.pc \
 	    $(DESTDIR)$(PKGCONFIGDIR)/libtame.pc $(DESTDIR)$(BINDIR)/tame-exec \
 	    $(DESTDIR)$(BINDIR)/tame-audit $(DESTDIR)$(MANDIR)/man3/tame.3 \
 	    $(DESTDIR)$(MANDIR)/man1/tame-exec.1 \
 	    $(DESTDIR)$(MANDIR)/man1/tame-audit.1 \
 	    $(PORT_NAMES:%=$(DESTDIR)$(BINDIR)/tame-%)
 	rm -rf $(DESTDIR)$(PKGLIBDIR) $(DESTDIR)$(DATADIR)
+	-rmdir $(DESTDIR)$(INCLUDEDIR)/tame
 
 clean:
 	rm -rf $(B)

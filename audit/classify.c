@@ -277,7 +277,8 @@ decode(struct call *c, const struct call_text *t)
 static int
 relevant_flags(const struct call *c)
 {
-	int i, named = 0, bit, rel = 0;
+	tame_atoms named = 0;
+	int i, bit, rel = 0;
 
 	for (i = 0; i < tame_nrules; i++)
 		if (tame_rules[i].nr == c->nr)
@@ -285,7 +286,7 @@ relevant_flags(const struct call *c)
 	if (c->seen.path != NULL)
 		named |= tame__path_grantors(c->seen.path, TL_READ);
 	for (bit = 1; bit <= TAME_PROC; bit <<= 1)
-		if (tame_expand(bit) & named & TAME_ALL)
+		if (tame_expand(bit) & named & ~TAME__INTERNAL)
 			rel |= bit;
 	return rel;
 }
@@ -315,10 +316,10 @@ decided_by(int nr)
 
 /* Appending to a key, by hand: snprintf was a fifth of an audit. */
 static char *
-put_hex(char *p, char *end, uint32_t v)
+put_hex(char *p, char *end, uint64_t v)
 {
 	static const char digits[] = "0123456789abcdef";
-	char tmp[8];
+	char tmp[16];
 	int n = 0;
 
 	do
@@ -360,13 +361,13 @@ make_key(const struct call *c, char *key, size_t len)
 			 * whose paths hold it (and whether it is empty: an
 			 * fstat): one need for every path alike.
 			 */
-			int full, r = tame__path_grantors_each(c->seen.path,
-			    &full);
+			tame_atoms full, r = tame__path_grantors_each(
+			    c->seen.path, &full);
 
 			*p++ = c->seen.path[0] == '\0' ? 'e' : 'p';
-			p = put_hex(p, end, (uint32_t)r);
+			p = put_hex(p, end, r);
 			*p++ = ',';
-			p = put_hex(p, end, (uint32_t)full);
+			p = put_hex(p, end, full);
 		} else if (c->has_str & (1 << i)) {
 			*p++ = 's';
 			p = put_str(p, end, c->str[i]);
@@ -411,7 +412,8 @@ minimal(int *sets, int n)
 static void
 solve(const struct call *c, struct need *nd)
 {
-	int rel = relevant_flags(c), sub, v, err, held, n = 0, ne = 0, nd_ = 0;
+	int rel = relevant_flags(c), sub, v, err, n = 0, ne = 0, nd_ = 0;
+	tame_atoms held;
 	int soft[1 << 13], exact[1 << 13], denied[1 << 13];
 
 	/* every subset of rel, smallest first by enumeration order */

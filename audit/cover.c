@@ -61,7 +61,8 @@ static long
 reach(int flags)
 {
 	static long known[TAME_ALL + 1];
-	int held = tame_expand(flags), i;
+	tame_atoms held = tame_expand(flags);
+	int i;
 	long n = 0;
 
 	if (known[flags] != 0)

@@ -147,7 +147,7 @@ install_tame3(void)
 void *
 config_oracle_ctx(int flags)
 {
-	int held = tame_expand(flags);
+	tame_atoms held = tame_expand(flags);
 
 	return tame_oracle_ctx(held, !tame__landlock_needed(held),
 	    tame__gate_ip());

@@ -155,7 +155,8 @@ first_tame(int flags)
 	struct sigaction old_sigsys;
 	struct sock_fprog fp;
 	sigset_t sigsys;
-	int ruleset = -1, want;
+	int ruleset = -1;
+	tame_atoms want;
 	char buf[32] = "tame:0x0";
 
 	mark("check");

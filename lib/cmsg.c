@@ -256,7 +256,7 @@ mmsg(struct tame_call *c, int send)
 }
 
 int
-tame__cmsg_emulate(int held, struct tame_call *c, long *ret)
+tame__cmsg_emulate(tame_atoms held, struct tame_call *c, long *ret)
 {
 	int refused = 0;
 

@@ -128,7 +128,7 @@ static struct workspace *const w = &arena.w;
  * where the next number's start), and every flag their any and all name.
  */
 static uint16_t	 rows_at[MAXNR + 1];
-static int	 named_by_rows[MAXNR];
+static tame_atoms named_by_rows[MAXNR];
 
 struct emitter {
 	struct tame_prog *p;
@@ -176,16 +176,19 @@ index_rows(void)
 }
 
 uint32_t
-tame_violation_ret(int held)
+tame_violation_ret(tame_atoms held)
 {
-	/* With no flags there is no stderr to report on: die at once. */
+	/*
+	 * With no flags there is no stderr to report on: die at once;
+	 * unless pledge's error asks for ENOSYS, after the line.
+	 */
 	if ((held & ~TAME__ALWAYS) == 0)
 		return SECCOMP_RET_KILL_PROCESS;
 	return SECCOMP_RET_TRAP | TAME_TRAP_REPORT;
 }
 
 uint32_t
-tame_rule_ret(const struct tame_rule *r, int held, int landlock_ok)
+tame_rule_ret(const struct tame_rule *r, tame_atoms held, int landlock_ok)
 {
 	switch (r->action) {
 	case TA_ERRNO:
@@ -1036,7 +1039,7 @@ tame_audit_arch(void)
  * a row that names a flag held in one set alone can differ.
  */
 static int
-rows_differ(int nr, int lo, int hi, int a, int b)
+rows_differ(int nr, int lo, int hi, tame_atoms a, tame_atoms b)
 {
 	const struct tame_rule *r;
 

@@ -8,6 +8,8 @@
 #include <linux/filter.h>
 #include <stdint.h>
 
+#include "policy.h"
+
 #define TAME_MAXINSN	4096		/* BPF_MAXINSNS */
 
 /*
@@ -43,11 +45,11 @@ struct tame_prog {
  * or a delta over the first filter of prev_held (the same process, both
  * with Landlock available).
  */
-#define TAME_PRE_FIRST	(-1)		/* prev_held of a first filter */
+#define TAME_PRE_FIRST	((tame_atoms)-1)		/* prev_held of a first filter */
 
 struct tame_precompiled {
-	int		 prev_held;
-	int		 held;		/* tame_target's */
+	tame_atoms	 prev_held;
+	tame_atoms	 held;		/* tame_target's */
 	int		 landlock_ok;
 	int		 changed;	/* tame_prog's */
 	uint16_t	 len, nreloc;
@@ -67,7 +69,7 @@ extern const struct tame_reloc		tame__precompiled_reloc[];
 
 /* Everything that decides what one compiled filter does. */
 struct tame_target {
-	int		 held;		/* expanded flags (tame_expand) */
+	tame_atoms	 held;		/* expanded flags (tame_expand) */
 	int		 landlock_ok;	/* 1: Landlock rows may be allowed;
 					   0: the handler's openat2 rows
 					   instead; 2: neither (Landlock lost
@@ -111,8 +113,9 @@ struct tame_rule;
  * What a row means as a seccomp return value, and what a call no row
  * allows gets: the one mapping the compiler, the oracle and the tests use.
  */
-uint32_t tame_rule_ret(const struct tame_rule *, int held, int landlock_ok);
-uint32_t tame_violation_ret(int held);
+uint32_t tame_rule_ret(const struct tame_rule *, tame_atoms held,
+	    int landlock_ok);
+uint32_t tame_violation_ret(tame_atoms held);
 
 /* The action a compiled program returns for one call (a BPF run). */
 uint32_t tame_bpf_run(const struct tame_prog *, uint32_t arch, int nr,

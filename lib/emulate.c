@@ -68,7 +68,7 @@ resolving(void)
 }
 
 static long
-resolved_open(int held, const char *path, int rights, int flags, long mode)
+resolved_open(tame_atoms held, const char *path, int rights, int flags, long mode)
 {
 	struct open_how how = { 0 };
 	const char *root;
@@ -139,7 +139,7 @@ landlock_read_check(const char *path)
 
 /* open, openat, creat: a read of a granted file, or a change in /tmp. */
 static int
-open_call(int held, struct tame_call *c, long *ret)
+open_call(tame_atoms held, struct tame_call *c, long *ret)
 {
 	int at = c->nr == SYS_openat, flags;
 	long mode;
@@ -185,7 +185,7 @@ open_call(int held, struct tame_call *c, long *ret)
  * is left to the call, and it is never ".", ".." or empty.
  */
 static long
-resolved_name(int held, struct tame_call *c)
+resolved_name(tame_atoms held, struct tame_call *c)
 {
 	char *path = c->buf, *last;
 	size_t n = strlen(path);
@@ -235,7 +235,7 @@ resolved_name(int held, struct tame_call *c)
 
 /* unlink, rmdir, mkdir and their *at forms: beneath /tmp only. */
 static int
-name_call(int held, struct tame_call *c, long *ret)
+name_call(tame_atoms held, struct tame_call *c, long *ret)
 {
 	int at = c->nr == SYS_unlinkat || c->nr == SYS_mkdirat;
 
@@ -279,7 +279,7 @@ name_call(int held, struct tame_call *c, long *ret)
  * granted file (glibc's tzset() on every localtime()).
  */
 static int
-stat_call(int held, struct tame_call *c, long *ret)
+stat_call(tame_atoms held, struct tame_call *c, long *ret)
 {
 	int flags = (int)c->a[3];
 
@@ -338,7 +338,7 @@ stat_call(int held, struct tame_call *c, long *ret)
  * handler then checks; a path nothing grants is a violation here.
  */
 static int
-statx_call(int held, struct tame_call *c, long *ret)
+statx_call(tame_atoms held, struct tame_call *c, long *ret)
 {
 	int flags = (int)c->a[2];
 
@@ -446,7 +446,7 @@ action_call(struct tame_call *c, long *ret)
 }
 
 int
-tame__emulate(int held, struct tame_call *c, long *ret)
+tame__emulate(tame_atoms held, struct tame_call *c, long *ret)
 {
 	switch (c->nr) {
 	case SYS_rt_sigprocmask:

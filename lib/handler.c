@@ -40,7 +40,7 @@
  * Returns the errno, or 0 for a violation.
  */
 static int
-after_trap(int held, const struct tame_call *c)
+after_trap(tame_atoms held, const struct tame_call *c)
 {
 	if (c->detail != NULL)
 		return 0;	/* refused for what it carries */
@@ -54,7 +54,7 @@ after_trap(int held, const struct tame_call *c)
  * errno in *ret, or 0 to go on.
  */
 static int
-current_answer(int held, const struct tame_call *c, long *ret)
+current_answer(tame_atoms held, const struct tame_call *c, long *ret)
 {
 	int row = tame_policy_match(held, c->nr, c->a, TAME_ORIGIN((int)
 	    tame__gate(SYS_getpid, 0, 0, 0, 0, 0, 0)));
@@ -71,7 +71,8 @@ on_sigsys(int sig, siginfo_t *si, void *ctx)
 	ucontext_t *uc = ctx;
 	struct tame_call c;
 	long ret;
-	int held = tame__state.held, saved = errno;
+	tame_atoms held = tame__state.held;
+	int saved = errno;
 
 	(void)sig;
 	if (si->si_code != SYS_SECCOMP || si->si_arch != tame_audit_arch()) {
@@ -119,6 +120,16 @@ on_sigsys(int sig, siginfo_t *si, void *ctx)
 		c.path = c.buf;
 violation:
 	tame__violation(&c);
+	if (held & TAME__ERROR) {
+		/* pledge's error: the call fails, the process goes on */
+#if defined(__x86_64__)
+		uc->uc_mcontext.gregs[REG_RAX] = -ENOSYS;
+#elif defined(__aarch64__)
+		uc->uc_mcontext.regs[0] = -ENOSYS;
+#endif
+		errno = saved;
+		return;
+	}
 	/* The same call traps again with SIGSYS blocked: death by SIGSYS. */
 	syscall(c.nr, c.a[0], c.a[1], c.a[2], c.a[3], c.a[4], c.a[5]);
 	tame__gate(SYS_exit_group, 128 + SIGSYS, 0, 0, 0, 0, 0);

@@ -119,7 +119,7 @@ tame_flags_unconfined(int flags)
  * on every path.  Zero when no Landlock-confined row is live.
  */
 static uint64_t
-handled(int held, int abi)
+handled(tame_atoms held, int abi)
 {
 	uint64_t h = 0;
 
@@ -155,7 +155,7 @@ handled(int held, int abi)
 }
 
 int
-tame__landlock_needed(int held)
+tame__landlock_needed(tame_atoms held)
 {
 	return handled(held, 7) != 0;
 }
@@ -202,7 +202,7 @@ static struct layer	 newest, pending;
 static int		 newest_valid;
 
 static struct layer
-layer_for(int held, int abi)
+layer_for(tame_atoms held, int abi)
 {
 	struct layer l = { handled(held, abi), 0 };
 	int i;
@@ -214,7 +214,7 @@ layer_for(int held, int abi)
 }
 
 int
-tame__landlock_is_current(int held)
+tame__landlock_is_current(tame_atoms held)
 {
 	struct layer l = layer_for(held, tame_landlock_abi());
 
@@ -227,7 +227,7 @@ tame__landlock_is_current(int held)
  * needed, 0 with a ruleset to enforce, or -1 with errno.
  */
 int
-tame__landlock_prepare(int held, int *ruleset_fd)
+tame__landlock_prepare(tame_atoms held, int *ruleset_fd)
 {
 	struct landlock_ruleset_attr attr;
 	uint64_t access, h;
@@ -298,7 +298,7 @@ fail:
  * under CPATH there is then no domain (nor without Landlock at all).
  */
 int
-tame__domain_kind(int held, int abi)
+tame__domain_kind(tame_atoms held, int abi)
 {
 	if (abi == 0 || (abi < 2 && (held & TAME_CPATH)))
 		return TAME_DOMAIN_NONE;
@@ -317,7 +317,7 @@ tame__domain_kind(int held, int abi)
  * errno.
  */
 int
-tame__landlock_domain(int held, int *ruleset_fd)
+tame__landlock_domain(tame_atoms held, int *ruleset_fd)
 {
 	struct {			/* struct landlock_ruleset_attr, ABI 6 */
 		uint64_t	 handled_access_fs;

@@ -11,9 +11,10 @@
 
 #include "policy.h"
 
-int
+tame_atoms
 tame_expand(int flags)
 {
+	tame_atoms atoms = 0;
 	int i, f = flags;
 
 	for (i = 0; i < tame_nflagnames; i++)
@@ -23,9 +24,24 @@ tame_expand(int flags)
 	for (i = 0; i < tame_nflagnames; i++)
 		if (f & tame_flagnames[i].flag)
 			f |= tame_flagnames[i].implies;
-	if (f != 0)
-		f |= TAME__BASE;
-	return f | TAME__ALWAYS;
+	/* stdio's atoms are malloc's and rw's: a whole flag adds its own */
+	for (i = 0; i < tame_nflagnames; i++)
+		if ((f & tame_flagnames[i].flag) == tame_flagnames[i].flag)
+			atoms |= tame_flagnames[i].atoms;
+	if (atoms != 0)
+		atoms |= TAME__BASE;
+	return atoms | TAME__ALWAYS;
+}
+
+tame_atoms
+tame_promise_atoms_all(void)
+{
+	tame_atoms atoms = 0;
+	int i;
+
+	for (i = 0; i < tame_npromises; i++)
+		atoms |= tame_promises[i].atoms;
+	return atoms | TAME__BASE | TAME__ALWAYS;
 }
 
 int
@@ -71,14 +87,14 @@ tame_rule_args_match(const struct tame_rule *r, const uint64_t args[6],
 }
 
 int
-tame_policy_match(int held, int nr, const uint64_t args[6],
+tame_policy_match(tame_atoms held, int nr, const uint64_t args[6],
     const struct tame_origin *o)
 {
 	return tame_policy_match_except(held, nr, args, o, -1);
 }
 
 int
-tame_policy_match_except(int held, int nr, const uint64_t args[6],
+tame_policy_match_except(tame_atoms held, int nr, const uint64_t args[6],
     const struct tame_origin *o, int except)
 {
 	const struct tame_rule *r;

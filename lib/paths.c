@@ -46,10 +46,11 @@ beneath(const char *entry, const char *path)
 	return entry[n] == '\0' && (path[n] == '\0' || path[n] == '/');
 }
 
-int
+tame_atoms
 tame__path_grantors(const char *path, int rights)
 {
-	int i, flags = 0;
+	tame_atoms flags = 0;
+	int i;
 
 	if (path == NULL || !canonical(path))
 		return 0;
@@ -60,10 +61,11 @@ tame__path_grantors(const char *path, int rights)
 	return flags;
 }
 
-int
-tame__path_grantors_each(const char *path, int *full)
+tame_atoms
+tame__path_grantors_each(const char *path, tame_atoms *full)
 {
-	int i, read = 0;
+	tame_atoms read = 0;
+	int i;
 
 	*full = 0;
 	if (path == NULL || !canonical(path))
@@ -78,7 +80,7 @@ tame__path_grantors_each(const char *path, int *full)
 }
 
 int
-tame__path_granted(int held, const char *path, int rights)
+tame__path_granted(tame_atoms held, const char *path, int rights)
 {
 	return (tame__path_grantors(path, rights) & held) != 0;
 }
@@ -88,7 +90,7 @@ tame__path_granted(int held, const char *path, int rights)
  * longest of them; -1 for none.
  */
 int
-tame__path_entry(int held, const char *path, int rights)
+tame__path_entry(tame_atoms held, const char *path, int rights)
 {
 	size_t n, best_n = 0;
 	int i, best = -1;
@@ -124,7 +126,7 @@ static char	resolved[RESOLVED_MAX][RESOLVED_LEN];
 static int	resolved_done;
 
 void
-tame__paths_resolve(int held)
+tame__paths_resolve(tame_atoms held)
 {
 	char buf[PATH_MAX];
 	int i;

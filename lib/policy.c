@@ -26,6 +26,9 @@
 #include <linux/mempolicy.h>
 #include <linux/netlink.h>
 #include <linux/prctl.h>
+#ifdef __x86_64__
+#include <asm/prctl.h>
+#endif
 #include <linux/sched.h>
 #include <linux/seccomp.h>
 #include <netinet/in.h>
@@ -85,6 +88,14 @@
 #define PROC		TAME_PROC
 #define CMSG		TAME_CMSG
 #define NOUNIX		TAME__NOUNIX
+/* Atoms of pledge's promises that the 2015 flags hold as parts. */
+#define FLOCK		TAME__FLOCK
+#define FATTR		TAME__FATTR
+#define CHOWN		TAME__CHOWN
+#define DPATH		TAME__DPATH
+#define RECVFD		TAME__RECVFD
+#define ID		TAME__ID
+#define REAP		TAME__REAP
 #define THREADED	TAME__THREADED
 #define NET		(INET | UNIX | DNSPATH)
 
@@ -133,6 +144,7 @@
 #define WHY_SOCK	"socket calls"
 #define WHY_TTY		"terminal control"
 #define WHY_PROC	"other processes: fork, signal, wait, change ids"
+#define WHY_ID		"change ids: PROC's, pledge's id"
 #define WHY_TMP		"beneath /tmp only: path checked, then Landlock"
 #define WHY_GRANTED	"a path a held flag grants, made by the handler"
 #define WHY_RESOLVED	"a granted path, made by the handler: resolve flags"
@@ -283,6 +295,11 @@ const struct tame_rule tame_rules[] = {
 	/* Time. */
 	{ SYS(clock_gettime), BASE, .why = WHY_TIME },
 	{ SYS(clock_getres), BASE, .why = WHY_TIME },
+	/* pledge's settime (the kernel still asks for CAP_SYS_TIME) */
+	{ SYS(settimeofday), TAME__SETTIME, .why = "set the clock: settime" },
+	{ SYS(clock_settime), TAME__SETTIME, .why = "set the clock: settime" },
+	{ SYS(clock_adjtime), TAME__SETTIME, .why = "set the clock: settime" },
+	{ SYS(adjtimex), TAME__SETTIME, .why = "set the clock: settime" },
 	{ SYS(gettimeofday), BASE, .why = WHY_TIME },
 #ifdef __NR_time
 	{ SYS(time), BASE, .why = WHY_TIME },
@@ -408,6 +425,15 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(pkey_free), MALLOC, .why = WHY_PKEY },
 	{ SYS(pkey_mprotect), MALLOC, .cond = { IN(2, PROT_EXEC, 0) },
 	    .why = WHY_MEM },
+	/*
+	 * pledge's prot_exec: code mapped after the filter (a JIT, dlopen).
+	 * No 2015 flag holds it: W^X is tame()'s rule (refused below).
+	 */
+	{ SYS(mmap), TAME__PROT_EXEC, .why = "executable mappings: prot_exec" },
+	{ SYS(mprotect), TAME__PROT_EXEC,
+	    .why = "executable mappings: prot_exec" },
+	{ SYS(pkey_mprotect), TAME__PROT_EXEC,
+	    .why = "executable mappings: prot_exec" },
 
 	/* RW: I/O on descriptors the process already holds. */
 	{ SYS(read), RW, .why = WHY_IO },
@@ -449,9 +475,10 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(sendmsg), RW, NOUNIX, .why = WHY_MSG_FREE },
 	{ SYS(recvmmsg), RW, NOUNIX, .why = WHY_MSG_FREE },
 	{ SYS(sendmmsg), RW, NOUNIX, .why = WHY_MSG_FREE },
-	{ SYS(recvmsg), CMSG, .why = "descriptors may arrive (SCM_RIGHTS)" },
+	{ SYS(recvmsg), RECVFD, .why = "descriptors may arrive (SCM_RIGHTS)" },
 	{ SYS(sendmsg), CMSG, .why = "descriptors may leave (SCM_RIGHTS)" },
-	{ SYS(recvmmsg), CMSG, .why = "descriptors may arrive (SCM_RIGHTS)" },
+	{ SYS(recvmmsg), RECVFD,
+	    .why = "descriptors may arrive (SCM_RIGHTS)" },
 	{ SYS(sendmmsg), CMSG, .why = "descriptors may leave (SCM_RIGHTS)" },
 	{ SYS(recvmsg), RW, .cond = { FROM_LIBTAME }, .why = WHY_MSG_GATE },
 	{ SYS(sendmsg), RW, .cond = { FROM_LIBTAME }, .why = WHY_MSG_GATE },
@@ -482,10 +509,10 @@ const struct tame_rule tame_rules[] = {
 	    F_GET_SEALS, F_ADD_SEALS) },
 	    .why = "a pipe's buffer, a memfd's seals: descriptors open" },
 	/* The lease this process holds is its own to ask about. */
-	{ SYS(fcntl), RW, .cond = { IN(1, ALL32, F_GETLK, F_SETLK, F_SETLKW,
+	{ SYS(fcntl), FLOCK, .cond = { IN(1, ALL32, F_GETLK, F_SETLK, F_SETLKW,
 	    F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW, F_GETLEASE) },
 	    .why = WHY_LOCK },
-	{ SYS(flock), RW, .why = WHY_LOCK },
+	{ SYS(flock), FLOCK, .why = WHY_LOCK },
 	{ SYS(ioctl), RW, .cond = { IN(1, ALL32, FIONREAD, FIONBIO, FIOCLEX,
 	    FIONCLEX) }, .why = WHY_FD },
 	{ SYS(ioctl), RW, .cond = { IN(1, ALL32, FICLONE, FICLONERANGE) },
@@ -494,7 +521,7 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(pipe), RW, .why = WHY_FD },
 #endif
 	{ SYS(pipe2), RW, .why = WHY_FD },
-	{ SYS(socketpair), CMSG, .cond = { IN(0, ALL32, AF_UNIX) },
+	{ SYS(socketpair), CMSG | RECVFD, .cond = { IN(0, ALL32, AF_UNIX) },
 	    .why = "an anonymous, connected pair" },
 	{ SYS(socketpair), RW, .cond = { IN(0, ALL32, AF_UNIX),
 	    FROM_LIBTAME }, .why = "an anonymous pair, once message checks "
@@ -574,18 +601,18 @@ const struct tame_rule tame_rules[] = {
 	    .why = WHY_RDWR },
 #endif
 	{ SYS(truncate), WPATH, .why = WHY_ATTR },
-	{ SYS(fchmod), WPATH, .why = WHY_ATTR },
-	{ SYS(fchmodat), WPATH, .why = WHY_ATTR },
-	{ SYS(fchown), WPATH, .why = WHY_ATTR },
-	{ SYS(fchownat), WPATH, .why = WHY_ATTR },
-	{ SYS(utimensat), WPATH, .why = WHY_ATTR },
+	{ SYS(fchmod), FATTR, .why = WHY_ATTR },
+	{ SYS(fchmodat), FATTR, .why = WHY_ATTR },
+	{ SYS(fchown), CHOWN, .why = WHY_ATTR },
+	{ SYS(fchownat), CHOWN, .why = WHY_ATTR },
+	{ SYS(utimensat), FATTR, .why = WHY_ATTR },
 #ifdef __NR_chmod
-	{ SYS(chmod), WPATH, .why = WHY_ATTR },
-	{ SYS(chown), WPATH, .why = WHY_ATTR },
-	{ SYS(lchown), WPATH, .why = WHY_ATTR },
-	{ SYS(utime), WPATH, .why = WHY_ATTR },
-	{ SYS(utimes), WPATH, .why = WHY_ATTR },
-	{ SYS(futimesat), WPATH, .why = WHY_ATTR },
+	{ SYS(chmod), FATTR, .why = WHY_ATTR },
+	{ SYS(chown), CHOWN, .why = WHY_ATTR },
+	{ SYS(lchown), CHOWN, .why = WHY_ATTR },
+	{ SYS(utime), FATTR, .why = WHY_ATTR },
+	{ SYS(utimes), FATTR, .why = WHY_ATTR },
+	{ SYS(futimesat), FATTR, .why = WHY_ATTR },
 #endif
 
 	/*
@@ -609,7 +636,7 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(mkdir), CPATH, .why = WHY_CREATE },
 	{ SYS(link), CPATH, .why = WHY_CREATE },
 	{ SYS(symlink), CPATH, .why = WHY_CREATE },
-	{ SYS(mknod), CPATH, .cond = { IN(1, S_IFMT, S_IFIFO) },
+	{ SYS(mknod), DPATH, .cond = { IN(1, S_IFMT, S_IFIFO) },
 	    .why = "mkfifo; never devices" },
 	{ SYS(unlink), CPATH, .why = WHY_REMOVE },
 	{ SYS(rmdir), CPATH, .why = WHY_REMOVE },
@@ -618,7 +645,7 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(mkdirat), CPATH, .why = WHY_CREATE },
 	{ SYS(linkat), CPATH, .why = WHY_CREATE },
 	{ SYS(symlinkat), CPATH, .why = WHY_CREATE },
-	{ SYS(mknodat), CPATH, .cond = { IN(2, S_IFMT, S_IFIFO) },
+	{ SYS(mknodat), DPATH, .cond = { IN(2, S_IFMT, S_IFIFO) },
 	    .why = "mkfifo; never devices" },
 	{ SYS(unlinkat), CPATH, .why = WHY_REMOVE },
 	{ SYS(renameat), CPATH, .why = WHY_REMOVE },
@@ -633,7 +660,7 @@ const struct tame_rule tame_rules[] = {
 	    AF_INET6), IN(1, SOCK_TYPE, SOCK_STREAM, SOCK_DGRAM),
 	    IN(2, ALL32, 0, IPPROTO_TCP, IPPROTO_UDP) },
 	    .why = "TCP and UDP sockets" },
-	{ SYS(socket), CMSG, .cond = { IN(0, ALL32, AF_UNIX),
+	{ SYS(socket), CMSG | RECVFD, .cond = { IN(0, ALL32, AF_UNIX),
 	    IN(1, SOCK_TYPE, SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET),
 	    IN(2, ALL32, 0) }, .why = "local sockets" },
 	{ SYS(socket), UNIX, .cond = { IN(0, ALL32, AF_UNIX), IN(1, SOCK_TYPE,
@@ -681,22 +708,22 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(tgkill), PROC, .why = WHY_PROC },
 	{ SYS(rt_sigqueueinfo), PROC, .why = WHY_PROC },
 	{ SYS(rt_tgsigqueueinfo), PROC, .why = WHY_PROC },
-	{ SYS(wait4), PROC, .why = WHY_PROC },
-	{ SYS(waitid), PROC, .why = WHY_PROC },
+	{ SYS(wait4), REAP, .why = "wait for children: pledge's stdio" },
+	{ SYS(waitid), REAP, .why = "wait for children: pledge's stdio" },
 	{ SYS(setpgid), PROC, .why = WHY_PROC },
 	{ SYS(setsid), PROC, .why = WHY_PROC },
-	{ SYS(setuid), PROC, .why = WHY_PROC },
-	{ SYS(setgid), PROC, .why = WHY_PROC },
-	{ SYS(setreuid), PROC, .why = WHY_PROC },
-	{ SYS(setregid), PROC, .why = WHY_PROC },
-	{ SYS(setresuid), PROC, .why = WHY_PROC },
-	{ SYS(setresgid), PROC, .why = WHY_PROC },
-	{ SYS(setgroups), PROC, .why = WHY_PROC },
-	{ SYS(setpriority), PROC, .why = WHY_PROC },
+	{ SYS(setuid), ID, .why = WHY_ID },
+	{ SYS(setgid), ID, .why = WHY_ID },
+	{ SYS(setreuid), ID, .why = WHY_ID },
+	{ SYS(setregid), ID, .why = WHY_ID },
+	{ SYS(setresuid), ID, .why = WHY_ID },
+	{ SYS(setresgid), ID, .why = WHY_ID },
+	{ SYS(setgroups), ID, .why = WHY_ID },
+	{ SYS(setpriority), PROC | ID, .why = WHY_PROC },
 	{ SYS(getpriority), PROC, .why = WHY_PROC },
-	{ SYS(prlimit64), PROC, .why = WHY_PROC },
+	{ SYS(prlimit64), PROC | ID, .why = WHY_PROC },
 #ifdef __NR_setrlimit
-	{ SYS(setrlimit), PROC, .why = WHY_PROC },
+	{ SYS(setrlimit), PROC | ID, .why = WHY_PROC },
 #endif
 	{ SYS(sched_setaffinity), PROC, .why = WHY_PROC },
 	{ SYS(sched_setscheduler), PROC, .why = WHY_PROC },
@@ -805,20 +832,20 @@ const struct tame_rule tame_rules[] = {
 	 * cp -p, install and tar keep; never security.* or trusted.* (file
 	 * capabilities, labels).  A name is a string: the handler checks it.
 	 */
-	{ SYS(setxattr), WPATH, .cond = { FROM_LIBTAME }, .why = WHY_ATTR },
-	{ SYS(lsetxattr), WPATH, .cond = { FROM_LIBTAME }, .why = WHY_ATTR },
-	{ SYS(fsetxattr), WPATH, .cond = { FROM_LIBTAME }, .why = WHY_ATTR },
-	{ SYS(removexattr), WPATH, .cond = { FROM_LIBTAME }, .why = WHY_ATTR },
-	{ SYS(lremovexattr), WPATH, .cond = { FROM_LIBTAME },
+	{ SYS(setxattr), FATTR, .cond = { FROM_LIBTAME }, .why = WHY_ATTR },
+	{ SYS(lsetxattr), FATTR, .cond = { FROM_LIBTAME }, .why = WHY_ATTR },
+	{ SYS(fsetxattr), FATTR, .cond = { FROM_LIBTAME }, .why = WHY_ATTR },
+	{ SYS(removexattr), FATTR, .cond = { FROM_LIBTAME }, .why = WHY_ATTR },
+	{ SYS(lremovexattr), FATTR, .cond = { FROM_LIBTAME },
 	    .why = WHY_ATTR },
-	{ SYS(fremovexattr), WPATH, .cond = { FROM_LIBTAME },
+	{ SYS(fremovexattr), FATTR, .cond = { FROM_LIBTAME },
 	    .why = WHY_ATTR },
-	{ SYS(setxattr), WPATH, .action = TA_EMULATE, .why = WHY_XATTR },
-	{ SYS(lsetxattr), WPATH, .action = TA_EMULATE, .why = WHY_XATTR },
-	{ SYS(fsetxattr), WPATH, .action = TA_EMULATE, .why = WHY_XATTR },
-	{ SYS(removexattr), WPATH, .action = TA_EMULATE, .why = WHY_XATTR },
-	{ SYS(lremovexattr), WPATH, .action = TA_EMULATE, .why = WHY_XATTR },
-	{ SYS(fremovexattr), WPATH, .action = TA_EMULATE, .why = WHY_XATTR },
+	{ SYS(setxattr), FATTR, .action = TA_EMULATE, .why = WHY_XATTR },
+	{ SYS(lsetxattr), FATTR, .action = TA_EMULATE, .why = WHY_XATTR },
+	{ SYS(fsetxattr), FATTR, .action = TA_EMULATE, .why = WHY_XATTR },
+	{ SYS(removexattr), FATTR, .action = TA_EMULATE, .why = WHY_XATTR },
+	{ SYS(lremovexattr), FATTR, .action = TA_EMULATE, .why = WHY_XATTR },
+	{ SYS(fremovexattr), FATTR, .action = TA_EMULATE, .why = WHY_XATTR },
 
 	/* Soft denials: libc probes these and falls back on the error. */
 	{ SYS(clone3), BASE, .action = TA_ERRNO, .errnum = ENOSYS,
@@ -853,6 +880,14 @@ const struct tame_rule tame_rules[] = {
 	 * No exec after tame (2015): a program that runs others is tamed
 	 * in the child, after the exec, or by tame-exec from outside.
 	 */
+	{ SYS(execve), TAME__EXEC, .why = "pledge's exec: run another image" },
+#ifdef __NR_arch_prctl
+	/* the new image's loader sets its thread pointer on x86-64 */
+	{ SYS(arch_prctl), TAME__EXEC, .cond = { IN(0, ALL32, ARCH_SET_FS) },
+	    .why = "a new image's thread pointer" },
+#endif
+	{ SYS(execveat), TAME__EXEC,
+	    .why = "pledge's exec: run another image" },
 	{ SYS(execve), BASE, .action = TA_DENY, .why = WHY_NOEXEC },
 	{ SYS(execveat), BASE, .action = TA_DENY, .why = WHY_NOEXEC },
 	/*
@@ -944,20 +979,92 @@ const int tame_nlpaths = sizeof(tame_lpaths) / sizeof(tame_lpaths[0]);
  * (the seed had MALLOC; the resolver also reads and writes sockets).
  */
 const struct tame_flagname tame_flagnames[] = {
-	{ "malloc", TAME_MALLOC, 0, "allocate memory and start threads" },
-	{ "rw", TAME_RW, 0, "read, write and manage descriptors already open" },
-	{ "stdio", TAME_STDIO, 0, "malloc and rw: all of stdio works" },
-	{ "rpath", TAME_RPATH, TAME_RW, "open for reading, look paths up" },
-	{ "wpath", TAME_WPATH, TAME_RW, "open existing files for writing" },
-	{ "cpath", TAME_CPATH, 0, "create and remove names" },
-	{ "tmppath", TAME_TMPPATH, TAME_RW,
+	{ "malloc", TAME_MALLOC, 0, MALLOC,
+	    "allocate memory and start threads" },
+	{ "rw", TAME_RW, 0, RW | FLOCK,
+	    "read, write and manage descriptors already open" },
+	{ "stdio", TAME_STDIO, 0, MALLOC | RW | FLOCK,
+	    "malloc and rw: all of stdio works" },
+	{ "rpath", TAME_RPATH, TAME_RW, RPATH,
+	    "open for reading, look paths up" },
+	{ "wpath", TAME_WPATH, TAME_RW, WPATH | FATTR | CHOWN,
+	    "open existing files for writing" },
+	{ "cpath", TAME_CPATH, 0, CPATH | DPATH, "create and remove names" },
+	{ "tmppath", TAME_TMPPATH, TAME_RW, TMPPATH,
 	    "read, write, create and remove beneath /tmp" },
-	{ "inet", TAME_INET, TAME_RW, "TCP and UDP sockets, IPv4 and IPv6" },
-	{ "unix", TAME_UNIX, TAME_RW, "AF_UNIX sockets" },
-	{ "dnspath", TAME_DNSPATH, TAME_STDIO, "resolve host names" },
-	{ "getpw", TAME_GETPW, TAME_STDIO, "read passwd and group entries" },
-	{ "cmsg", TAME_CMSG, TAME_UNIX | TAME_RW, "pass descriptors" },
-	{ "ioctl", TAME_IOCTL, 0, "terminal ioctls" },
-	{ "proc", TAME_PROC, 0, "fork, signal and wait for others, set ids" },
+	{ "inet", TAME_INET, TAME_RW, INET,
+	    "TCP and UDP sockets, IPv4 and IPv6" },
+	{ "unix", TAME_UNIX, TAME_RW, UNIX, "AF_UNIX sockets" },
+	{ "dnspath", TAME_DNSPATH, TAME_STDIO, DNSPATH, "resolve host names" },
+	{ "getpw", TAME_GETPW, TAME_STDIO, GETPW,
+	    "read passwd and group entries" },
+	{ "cmsg", TAME_CMSG, TAME_UNIX | TAME_RW, CMSG | RECVFD,
+	    "pass descriptors" },
+	{ "ioctl", TAME_IOCTL, 0, IOCTL, "terminal ioctls" },
+	{ "proc", TAME_PROC, 0, PROC | ID | REAP,
+	    "fork, signal and wait for others, set ids" },
 };
 const int tame_nflagnames = sizeof(tame_flagnames) / sizeof(tame_flagnames[0]);
+
+/*
+ * pledge(2)'s promises, in its man page's order, as unions of atoms.
+ * Where OpenBSD's object has no Linux counterpart, the word is accepted
+ * and grants what .here says (often nothing beyond holding the word,
+ * which a later pledge() may drop).  tmppath is OpenBSD's from 2015 to
+ * 2025 (removed from OpenBSD in 2026); programs still ask for it.
+ */
+const struct tame_promise tame_promises[] = {
+	{ "stdio", MALLOC | RW | REAP, "memory, I/O on open descriptors, "
+	    "self, wait", "" },
+	{ "rpath", RPATH, "read-only path operations", "" },
+	{ "wpath", WPATH, "open existing files for writing", "" },
+	{ "cpath", CPATH, "create and remove names", "" },
+	{ "dpath", DPATH, "make FIFOs and device nodes",
+	    "FIFOs only: device nodes are never made" },
+	{ "tmppath", TMPPATH, "files beneath /tmp",
+	    "OpenBSD removed it in 2026; kept with its 2015-2025 meaning" },
+	{ "inet", INET, "AF_INET and AF_INET6 sockets",
+	    "socket options as under tame's inet, multicast's too" },
+	{ "mcast", TAME__MCAST, "multicast socket options with inet",
+	    "nothing more: inet already sets them" },
+	{ "fattr", FATTR, "change modes, times, attributes", "" },
+	{ "chown", CHOWN, "change owners and groups",
+	    "every chown call: OpenBSD lets fattr keep the owner" },
+	{ "flock", FLOCK, "file locks", "" },
+	{ "unix", UNIX, "AF_UNIX sockets", "" },
+	{ "dns", DNSPATH, "resolve host names", "" },
+	{ "getpw", GETPW, "read passwd and group entries", "" },
+	{ "sendfd", CMSG, "send descriptors (SCM_RIGHTS)", "" },
+	{ "recvfd", RECVFD, "receive descriptors (SCM_RIGHTS)", "" },
+	{ "tape", TAME__TAPE, "magnetic tape ioctls",
+	    "nothing: no tape ioctl is allowed yet" },
+	{ "tty", IOCTL, "terminal ioctls", "" },
+	{ "proc", PROC, "fork, signal others, process groups", "" },
+	{ "exec", TAME__EXEC, "execve",
+	    "the new image keeps the caller's promises (execpromises: to come)" },
+	{ "prot_exec", TAME__PROT_EXEC, "executable mappings", "" },
+	{ "settime", TAME__SETTIME, "set the clock", "" },
+	{ "ps", TAME__PS, "inspect other processes",
+	    "nothing yet beyond holding the word" },
+	{ "vminfo", TAME__VMINFO, "memory statistics",
+	    "nothing yet beyond holding the word" },
+	{ "id", ID, "change ids, groups and limits", "" },
+	{ "pf", TAME__PF, "packet filter ioctls", "nothing: no pf(4) here" },
+	{ "route", TAME__ROUTE, "read routing tables",
+	    "nothing yet beyond holding the word" },
+	{ "wroute", TAME__WROUTE, "change routing tables",
+	    "nothing yet beyond holding the word" },
+	{ "audio", TAME__AUDIO, "audio ioctls", "nothing: no audio(4) here" },
+	{ "video", TAME__VIDEO, "video ioctls", "nothing: no video(4) here" },
+	{ "bpf", TAME__BPF, "bpf(4) ioctls", "nothing: no bpf(4) here" },
+	{ "unveil", TAME__UNVEIL, "call unveil()", "" },
+	{ "error", TAME__ERROR, "violations fail with ENOSYS",
+	    "the line is still printed" },
+	{ "disklabel", TAME__DISKLABEL, "disk labels (undocumented)",
+	    "nothing: accepted as OpenBSD's kernel accepts it" },
+	{ "drm", TAME__DRM, "drm ioctls (undocumented)",
+	    "nothing: accepted as OpenBSD's kernel accepts it" },
+	{ "vmm", TAME__VMM, "vmm ioctls (undocumented)",
+	    "nothing: accepted as OpenBSD's kernel accepts it" },
+};
+const int tame_npromises = sizeof(tame_promises) / sizeof(tame_promises[0]);

@@ -17,6 +17,55 @@
 #include "tame.h"
 
 /*
+ * The table's keys are atoms, one bit each in 64: the 13 flags of 2015
+ * are named unions of them (tame_flagnames), and so are pledge's
+ * promises.  A set of atoms held is what one filter enforces.
+ */
+typedef uint64_t tame_atoms;
+
+/*
+ * Atoms beyond the 13 flags' own bits (TAME_MALLOC .. TAME_PROC, which
+ * are atoms too).  Each is one of pledge's promises, or the part of one
+ * a 2015 flag also holds, so that a row keyed by it has OpenBSD's
+ * meaning under pledge() and, through the flag that holds it
+ * (tame_flagnames' atoms), the 2015 meaning under tame().  Under
+ * pledge(), TAME_DNSPATH's bit is the promise dns, TAME_IOCTL's tty and
+ * TAME_CMSG's sendfd.  An atom no flag holds is granted by pledge() only.
+ */
+#define TAME__FLOCK	((tame_atoms)1 << 13)	/* locks (RW's) */
+#define TAME__FATTR	((tame_atoms)1 << 14)	/* modes, times (WPATH's) */
+#define TAME__CHOWN	((tame_atoms)1 << 15)	/* owners (WPATH's) */
+#define TAME__DPATH	((tame_atoms)1 << 16)	/* FIFOs (CPATH's) */
+#define TAME__RECVFD	((tame_atoms)1 << 17)	/* receive descriptors (CMSG's) */
+#define TAME__ID	((tame_atoms)1 << 18)	/* set ids, limits (PROC's) */
+#define TAME__REAP	((tame_atoms)1 << 19)	/* wait for children (PROC's;
+						   pledge's stdio) */
+#define TAME__SETTIME	((tame_atoms)1 << 20)	/* set the clock */
+#define TAME__PROT_EXEC	((tame_atoms)1 << 21)	/* executable mappings */
+#define TAME__EXEC	((tame_atoms)1 << 22)	/* execve */
+#define TAME__UNVEIL	((tame_atoms)1 << 23)	/* unveil() may be called */
+#define TAME__TAPE	((tame_atoms)1 << 24)	/* magnetic tape ioctls */
+#define TAME__PS	((tame_atoms)1 << 25)	/* other processes' /proc */
+#define TAME__VMINFO	((tame_atoms)1 << 26)	/* memory statistics */
+#define TAME__MCAST	((tame_atoms)1 << 27)
+#define TAME__ROUTE	((tame_atoms)1 << 28)
+#define TAME__WROUTE	((tame_atoms)1 << 29)
+#define TAME__PF	((tame_atoms)1 << 30)
+#define TAME__AUDIO	((tame_atoms)1 << 31)
+#define TAME__VIDEO	((tame_atoms)1 << 32)
+#define TAME__BPF	((tame_atoms)1 << 33)
+#define TAME__DISKLABEL	((tame_atoms)1 << 34)
+#define TAME__DRM	((tame_atoms)1 << 35)
+#define TAME__VMM	((tame_atoms)1 << 36)
+/*
+ * error: a violation fails with ENOSYS, after its line, instead of
+ * killing.  A mode the filter's fallback reads, not a row's key.
+ */
+#define TAME__ERROR	((tame_atoms)1 << 37)
+/* Every atom: what a process holds before its first tame() or pledge(). */
+#define TAME__ATOMS	(((tame_atoms)1 << 38) - 1)
+
+/*
  * Internal bits beside the public flags.  ALWAYS rows apply even under
  * tame(0); BASE rows apply under any nonzero set.  NOUNIX is state, not a
  * flag: the process held no AF_UNIX socket at its first tame() and has
@@ -24,9 +73,9 @@
  * no check.  tame() sets it only at the first call; it is cleared, never
  * set again, when the process creates an AF_UNIX socket (cmsg.c).
  */
-#define TAME__NOUNIX	0x10000000
-#define TAME__BASE	0x20000000
-#define TAME__ALWAYS	0x40000000
+#define TAME__NOUNIX	((tame_atoms)1 << 60)
+#define TAME__BASE	((tame_atoms)1 << 61)
+#define TAME__ALWAYS	((tame_atoms)1 << 62)
 /*
  * THREADED is state too: the first tame() found other threads, whose
  * signal masks are their own and may block SIGSYS, so a trapped mask
@@ -34,7 +83,7 @@
  * trapped in such a process (policy.c, "SIGSYS is never blocked").
  * Set at the first call only, kept by later ones.
  */
-#define TAME__THREADED	0x08000000
+#define TAME__THREADED	((tame_atoms)1 << 59)
 #define TAME__STATE	(TAME__NOUNIX | TAME__THREADED)
 #define TAME__INTERNAL	(TAME__STATE | TAME__BASE | TAME__ALWAYS)
 
@@ -90,8 +139,8 @@ struct tame_cond {
 /* What tame() reads comes first: one cache line a row. */
 struct tame_rule {
 	int		 nr;		/* native syscall number */
-	int		 any;		/* one of these flags must be held */
-	int		 all;		/* and all of these */
+	tame_atoms	 any;		/* one of these atoms must be held */
+	tame_atoms	 all;		/* and all of these */
 	uint8_t		 action;
 	uint8_t		 ncond;
 	int16_t		 errnum;	/* for TA_ERRNO */
@@ -115,7 +164,7 @@ enum tame_lpath_right {
 };
 
 struct tame_lpath {
-	int		 flag;		/* TAME__BASE, TAME_GETPW, ... */
+	tame_atoms	 flag;		/* TAME__BASE, TAME_GETPW, ... */
 	int		 rights;
 	char		 path[40];
 	int		 loader;	/* 1: the dynamic loader's files, which
@@ -130,16 +179,38 @@ struct tame_lpath {
 extern const struct tame_lpath	tame_lpaths[];
 extern const int		tame_nlpaths;
 
-/* Public flag names, in table order, and what each one implies. */
+/*
+ * Public flag names, in table order, what each one implies, and the
+ * atoms it is the union of (with those of what it implies).
+ */
 struct tame_flagname {
 	char		 name[8];
 	int		 flag;
 	int		 implies;
+	tame_atoms	 atoms;
 	char		 what[48];
 };
 
 extern const struct tame_flagname tame_flagnames[];
 extern const int		tame_nflagnames;
+
+/*
+ * pledge()'s promises, as OpenBSD's pledge(2) lists them, each the
+ * union of its atoms; here says what it grants on Linux where that differs
+ * from OpenBSD (pledge(3) prints it).
+ */
+struct tame_promise {
+	char		 name[12];
+	tame_atoms	 atoms;
+	char		 what[56];
+	char		 here[96];
+};
+
+extern const struct tame_promise tame_promises[];
+extern const int		tame_npromises;
+
+/* Every atom a promise names: the state before the first pledge(). */
+tame_atoms	tame_promise_atoms_all(void);
 
 /*
  * The open flags that decide what an open may do: the access mode,
@@ -157,8 +228,8 @@ extern const int		tame_nflagnames;
 #define TAME_TRAP_REPORT	0
 #define TAME_TRAP_EMULATE	1
 
-/* Flags plus everything they imply, plus BASE/ALWAYS. */
-int	tame_expand(int flags);
+/* Flags plus everything they imply, plus BASE/ALWAYS, as atoms. */
+tame_atoms	tame_expand(int flags);
 
 /*
  * Where a call comes from, for the rows that ask: ip is the instruction
@@ -179,11 +250,11 @@ struct tame_origin {
  * whose conditions hold.  args are the raw 64-bit registers.  Returns the
  * row index, or -1 for a violation.
  */
-int	tame_policy_match(int held, int nr, const uint64_t args[6],
+int	tame_policy_match(tame_atoms held, int nr, const uint64_t args[6],
 	    const struct tame_origin *);
 
 /* The same, passing over rows with action except (a trap refused). */
-int	tame_policy_match_except(int held, int nr, const uint64_t args[6],
+int	tame_policy_match_except(tame_atoms held, int nr, const uint64_t args[6],
 	    const struct tame_origin *, int except);
 
 /* Does one row's argument test hold? */
@@ -192,7 +263,7 @@ int	tame_rule_args_match(const struct tame_rule *,
 
 /* Is the row applicable under held (expanded) flags? */
 static inline int
-tame_rule_applies(const struct tame_rule *r, int held)
+tame_rule_applies(const struct tame_rule *r, tame_atoms held)
 {
 	return (held & r->any) != 0 && (held & r->all) == r->all;
 }

@@ -19,25 +19,80 @@
 #include "policy.h"
 #include "tame_int.h"
 
-/* "rpath+wpath" for the flags in set, in man page order. */
+/*
+ * The words a line speaks in: tame's flags (word i is the flag 1 << i,
+ * with every atom it implies) or, once the process pledged, pledge's
+ * promises (word i is tame_promises[i]).  Sets of words are bit sets.
+ */
+static int
+nwords(int pledged)
+{
+	return pledged ? tame_npromises : 13;
+}
+
+static tame_atoms
+word_atoms(int pledged, int i)
+{
+	if (pledged)
+		return tame_promises[i].atoms;
+	return tame_expand(1 << i) & ~TAME__INTERNAL;
+}
+
+static const char *
+word_name(int pledged, int i)
+{
+	return pledged ? tame_promises[i].name : tame_flag_name(1 << i);
+}
+
+/* The first word holding each atom of need: "what a row also needs". */
+static uint64_t
+words_for(int pledged, tame_atoms need)
+{
+	uint64_t set = 0;
+	int i, b;
+
+	for (b = 0; b < 64; b++) {
+		if (!(need & ((tame_atoms)1 << b)))
+			continue;
+		for (i = 0; i < nwords(pledged); i++)
+			if (word_atoms(pledged, i) & ((tame_atoms)1 << b)) {
+				set |= (uint64_t)1 << i;
+				break;
+			}
+	}
+	return set;
+}
+
+static tame_atoms
+words_atoms(int pledged, uint64_t set)
+{
+	tame_atoms atoms = 0;
+	int i;
+
+	for (i = 0; i < nwords(pledged); i++)
+		if (set & ((uint64_t)1 << i))
+			atoms |= word_atoms(pledged, i);
+	return atoms;
+}
+
+/* "rpath+wpath" for the words in set, in table order. */
 static void
-put_flags(struct tame_line *l, int set)
+put_words(struct tame_line *l, int pledged, uint64_t set)
 {
 	const char *sep = "";
 	int i;
 
-	for (i = 0; i < tame_nflagnames; i++) {
-		if ((tame_flagnames[i].flag & set) == 0 ||
-		    tame_flagnames[i].flag == TAME_STDIO)
+	for (i = 0; i < nwords(pledged); i++) {
+		if (!(set & ((uint64_t)1 << i)))
 			continue;
 		tame__put(l, sep);
-		tame__put(l, tame_flagnames[i].name);
+		tame__put(l, word_name(pledged, i));
 		sep = "+";
 	}
 }
 
 static int
-add_alt(int *alts, int n, int max, int alt)
+add_alt(uint64_t *alts, int n, int max, uint64_t alt)
 {
 	int j;
 
@@ -52,18 +107,20 @@ add_alt(int *alts, int n, int max, int alt)
 
 /*
  * Each way held could be widened to allow the call: one entry per
- * single flag (plus the companions its row needs).  A soft denial counts:
- * with its flag the call fails gently and the program goes on.  For a
- * call the handler checks by path, the flags whose paths hold this one
+ * single word (plus the companions its row needs).  A soft denial counts:
+ * with its word the call fails gently and the program goes on.  For a
+ * call the handler checks by path, the words whose paths hold this one
  * count, so a read of /etc/passwd "needs rpath or getpw" and a write in
  * /tmp "needs wpath or tmppath", but a write elsewhere only wpath.
  */
 int
-tame__missing(int held, int nr, const uint64_t args[6], const char *path,
-    int *alts, int max)
+tame__missing(tame_atoms held, int pledged, int nr, const uint64_t args[6],
+    const char *path, uint64_t *alts, int max)
 {
 	const struct tame_rule *r;
-	int i, n = 0, need, bit, rights, grantors, wider;
+	tame_atoms grantors, wider, wa;
+	uint64_t need;
+	int i, w, n = 0, rights;
 	int pid = (int)tame__gate(SYS_getpid, 0, 0, 0, 0, 0, 0);
 
 	rights = tame__path_rights(nr, args, path);
@@ -73,24 +130,26 @@ tame__missing(int held, int nr, const uint64_t args[6], const char *path,
 		    !tame_rule_args_match(r, args, TAME_ORIGIN(pid)))
 			continue;
 		if (r->all & ~held & TAME__INTERNAL)
-			continue;	/* state no flag can bring back */
-		need = r->all & ~held;
+			continue;	/* state no word can bring back */
 		if (r->action == TA_EMULATE && rights != 0) {
 			grantors = tame__path_grantors(path, rights) & ~held;
-			for (bit = 1; bit <= TAME_PROC; bit <<= 1) {
-				wider = held | tame_expand(bit);
-				if ((grantors & bit) && tame_rule_applies(r, wider))
-					n = add_alt(alts, n, max,
-					    (r->all & ~wider) | bit);
+			for (w = 0; w < nwords(pledged); w++) {
+				wa = word_atoms(pledged, w);
+				wider = held | wa | TAME__BASE;
+				if ((grantors & wa) && tame_rule_applies(r, wider))
+					n = add_alt(alts, n, max, words_for(
+					    pledged, r->all & ~wider) |
+					    (uint64_t)1 << w);
 			}
 			continue;
 		}
 		if (r->any & (TAME__BASE | TAME__ALWAYS))
 			continue;	/* held already, or tame(0) */
-		for (bit = 1; bit <= TAME_PROC; bit <<= 1)
-			if (r->any & bit)
-				n = add_alt(alts, n, max,
-				    need | ((held & r->any) ? 0 : bit));
+		need = words_for(pledged, r->all & ~held);
+		for (w = 0; w < nwords(pledged); w++)
+			if (r->any & word_atoms(pledged, w))
+				n = add_alt(alts, n, max, need |
+				    ((held & r->any) ? 0 : (uint64_t)1 << w));
 	}
 	return n;
 }
@@ -100,14 +159,15 @@ tame__missing(int held, int nr, const uint64_t args[6], const char *path,
  * "cmsg" (which implies unix) would.
  */
 static int
-minimal(int *alts, int n)
+minimal(int pledged, uint64_t *alts, int n)
 {
-	int i, j, k = 0, a, b, covered;
+	tame_atoms a, b;
+	int i, j, k = 0, covered;
 
 	for (i = 0; i < n; i++) {
-		a = tame_expand(alts[i]) & TAME_ALL;
+		a = words_atoms(pledged, alts[i]);
 		for (covered = 0, j = 0; j < n && !covered; j++) {
-			b = tame_expand(alts[j]) & TAME_ALL;
+			b = words_atoms(pledged, alts[j]);
 			covered = j != i && (b & ~a) == 0 && (b != a || j < i);
 		}
 		if (!covered)
@@ -120,25 +180,32 @@ void
 tame__violation(const struct tame_call *c)
 {
 	struct tame_line l = { .len = 0 };
-	int alts[8], i, n;
+	uint64_t alts[8];
+	int i, n, pledged = tame__state.pledged;
 
 	if (c->detail != NULL) {
-		alts[0] = c->need;
-		n = c->need != 0;
+		alts[0] = words_for(pledged, c->need);
+		n = alts[0] != 0;
 	} else
-		n = minimal(alts, tame__missing(tame__state.held, c->nr, c->a,
-		    c->path, alts, 8));
+		n = minimal(pledged, alts, tame__missing(tame__state.held,
+		    pledged, c->nr, c->a, c->path, alts, 8));
 	tame__put(&l, tame__state.progname);
 	tame__put(&l, "[");
 	tame__put_num(&l, tame__gate(SYS_getpid, 0, 0, 0, 0, 0, 0));
-	tame__put(&l, "]: tame: ");
+	tame__put(&l, pledged ? "]: pledge: " : "]: tame: ");
 	tame__describe(&l, c);
-	tame__put(&l, n == 0 ? " is not allowed after tame()" : " needs ");
+	if (n == 0)
+		tame__put(&l, pledged ? " is not allowed after pledge()" :
+		    " is not allowed after tame()");
+	else
+		tame__put(&l, pledged ? " needs promise " : " needs ");
 	for (i = 0; i < n; i++) {
 		if (i > 0)
 			tame__put(&l, " or ");
-		put_flags(&l, alts[i]);
+		put_words(&l, pledged, alts[i]);
 	}
+	if (tame__state.held & TAME__ERROR)
+		tame__put(&l, ": ENOSYS (error)");
 	tame__put(&l, "\n");
 	tame__gate(SYS_write, 2, (long)l.buf, (long)l.len, 0, 0, 0);
 }

@@ -24,7 +24,7 @@
 
 
 struct tame_state tame__state = {
-	.held = TAME_ALL | TAME__BASE | TAME__ALWAYS,
+	.held = TAME__ATOMS | TAME__BASE | TAME__ALWAYS,
 	.landlock_ok = 1,
 };
 
@@ -65,18 +65,25 @@ state_unlock(void)
 	__atomic_store_n(&lock, 0, __ATOMIC_RELEASE);
 }
 
-/* "tame:0x<flags>" on descriptor -1: visible to strace, changes nothing. */
+/*
+ * "tame:0x<flags>" (or pledge()'s "pledge:0x<atoms>") on descriptor -1:
+ * visible to strace, changes nothing.
+ */
 static void
-audit_marker(int flags)
+audit_marker(const struct tame_request *rq)
 {
 	static const char hex[] = "0123456789abcdef";
-	char buf[32] = "tame:0x";
-	int i, n = 7, shift;
+	char buf[40];
+	uint64_t v = rq->pledged ? rq->want & TAME__ATOMS : (uint64_t)rq->flags;
+	int i, n, shift;
+	const char *prefix = rq->pledged ? "pledge:0x" : "tame:0x";
 
-	for (shift = 28; shift > 0 && ((flags >> shift) & 0xf) == 0; shift -= 4)
+	n = (int)strlen(prefix);
+	memcpy(buf, prefix, (size_t)n);
+	for (shift = 60; shift > 0 && ((v >> shift) & 0xf) == 0; shift -= 4)
 		;
 	for (i = shift; i >= 0; i -= 4)
-		buf[n++] = hex[(flags >> i) & 0xf];
+		buf[n++] = hex[(v >> i) & 0xf];
 	tame__gate(SYS_write, -1, (long)buf, n, 0, 0, 0);
 }
 
@@ -152,10 +159,10 @@ single_threaded(void)
  * pid (a vfork child shares this memory, and must not speak for its
  * parent); to this process NOUNIX is gone from then on.
  */
-static int
+static tame_atoms
 current_held(void)
 {
-	int held = tame__state.held;
+	tame_atoms held = tame__state.held;
 
 	if ((held & TAME__NOUNIX) && tame__state.unix_on_pid ==
 	    (int)tame__gate(SYS_getpid, 0, 0, 0, 0, 0, 0))
@@ -171,8 +178,8 @@ current_held(void)
  * server, the resolver).  Only a single thread is sure of it: another
  * could make a socket between the look and the filter.
  */
-static int
-with_state(int want, int held)
+static tame_atoms
+with_state(tame_atoms want, tame_atoms held)
 {
 	int single;
 
@@ -194,22 +201,28 @@ install(void)
 	return prog.changed == 0 ? 0 : seccomp_install(&prog);
 }
 
+/*
+ * Narrow to rq->want, for tame() or pledge(): both hold one state, so
+ * either may narrow what the other left.
+ */
 static int
-tame_locked(int flags)
+narrow_locked(const struct tame_request *rq)
 {
 	struct tame_target next, prev;
 	struct sigaction old_sigsys;
 	sigset_t sigsys;
-	int ruleset = -1, domain_only = 0, r, want, saved;
-	int held = current_held();
+	int ruleset = -1, domain_only = 0, r, saved;
+	int nonzero = (rq->want & ~TAME__ALWAYS) != 0;
+	tame_atoms want = rq->want;
+	tame_atoms held = current_held();
 
-	want = tame_expand(flags);
 	if (want & ~held) {
 		errno = EPERM;		/* only reductions */
 		return -1;
 	}
 	if (tame__state.tamed && want == (held & ~TAME__STATE)) {
-		audit_marker(flags);	/* nothing narrows: nothing new */
+		audit_marker(rq);	/* nothing narrows: nothing new */
+		tame__state.pledged = rq->pledged;
 		return 0;
 	}
 	if (!tame__state.tamed)
@@ -217,9 +230,10 @@ tame_locked(int flags)
 	if (tame__state.permissive) {
 		if (tame__state.permissive == 1)
 			tame__warm(want);	/* as the real call would */
-		audit_marker(flags);
+		audit_marker(rq);
 		tame__state.held = want;
 		tame__state.tamed = 1;
+		tame__state.pledged = rq->pledged;
 		return 0;
 	}
 
@@ -242,7 +256,7 @@ tame_locked(int flags)
 		    tame__landlock_prepare(want, &ruleset) == -1)
 			return -1;
 		next.landlock_ok = ruleset != -1;
-	} else if (!tame__state.tamed && flags != 0 && single_threaded() &&
+	} else if (!tame__state.tamed && nonzero && single_threaded() &&
 	    tame__landlock_domain(want, &ruleset) == 0 && ruleset != -1)
 		domain_only = 1;	/* no paths: other processes only */
 	/*
@@ -320,10 +334,11 @@ tame_locked(int flags)
 				goto restore;
 		}
 	}
-	audit_marker(flags);
+	audit_marker(rq);
 	if (install() == -1)
 		goto restore;
 	tame__state.held = want;
+	tame__state.pledged = rq->pledged;
 	tame__state.landlock_ok = next.landlock_ok;
 	tame__state.tamed = 1;
 	return 0;
@@ -352,7 +367,8 @@ int
 tame__unix_checks_on(void)
 {
 	struct tame_target next, prev;
-	int held, r = 0;
+	tame_atoms held;
+	int r = 0;
 
 	if ((current_held() & TAME__NOUNIX) == 0)
 		return 0;
@@ -377,26 +393,46 @@ tame__unix_checks_on(void)
 	return r;
 }
 
-TAME_EXPORT int
-tame(int flags)
+int
+tame__narrow(const struct tame_request *rq)
 {
 	int r;
 
-	if (flags & ~TAME_ALL) {
-		errno = EINVAL;
-		return -1;
-	}
 	if (state_lock() == -1) {
-		errno = EDEADLK;	/* tame() from a signal inside tame() */
+		errno = EDEADLK;	/* a call from a signal inside one */
 		return -1;
 	}
-	r = tame_locked(flags);
+	r = narrow_locked(rq);
 	state_unlock();
 	return r;
 }
 
 TAME_EXPORT int
+tame(int flags)
+{
+	if (flags & ~TAME_ALL) {
+		errno = EINVAL;
+		return -1;
+	}
+	return tame__narrow(&(struct tame_request){ tame_expand(flags),
+	    flags, 0 });
+}
+
+/*
+ * The flags wholly held: each flag whose atoms all are (pledge() may
+ * leave a flag in part: "stdio" without flock is not tame's rw).
+ */
+TAME_EXPORT int
 tame_flags_held(void)
 {
-	return tame__state.held & TAME_ALL;
+	tame_atoms held = tame__state.held;
+	int i, f, flags = 0;
+
+	for (i = 0; i < tame_nflagnames; i++) {
+		f = tame_flagnames[i].flag;
+		if ((f & (f - 1)) == 0 && (held & tame_flagnames[i].atoms) ==
+		    tame_flagnames[i].atoms)
+			flags |= f;
+	}
+	return flags;
 }

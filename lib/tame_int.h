@@ -9,13 +9,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "policy.h"
 #include "tame.h"
 
 #define TAME_EXPORT	__attribute__((visibility("default")))
 
 struct tame_state {
-	int	held;		/* expanded flags (tame_expand), NOUNIX */
+	tame_atoms held;	/* expanded flags (tame_expand), NOUNIX */
 	int	tamed;		/* a filter is in place (or permissive) */
+	int	pledged;	/* the last narrowing was pledge(): the
+				   violation line speaks in promises */
 	int	permissive;	/* TAME_AUDIT under a tracer: 1 permissive,
 				   2 permissive-cold (no warming) */
 	int	landlock_ok;	/* what the newest filter was compiled with */
@@ -26,6 +29,19 @@ struct tame_state {
 
 extern struct tame_state tame__state;
 
+/* One narrowing, by tame() (flags) or pledge() (pledged, atoms only). */
+struct tame_request {
+	tame_atoms	 want;		/* expanded: BASE and ALWAYS in */
+	int		 flags;		/* tame()'s, for its marker */
+	int		 pledged;
+};
+
+/*
+ * Narrow the process to rq->want (only ever narrowing: EPERM), under
+ * the lock tame() and the handler share.  0, or -1 with errno.
+ */
+int	tame__narrow(const struct tame_request *rq);
+
 /*
  * Whether the first tame() of want looks for an AF_UNIX socket, to leave
  * the message calls unchecked (state NOUNIX) when there is none: where
@@ -33,9 +49,9 @@ extern struct tame_state tame__state;
  * tools/precompile.c builds both variants of such sets.
  */
 static inline int
-tame__nounix_considered(int want)
+tame__nounix_considered(tame_atoms want)
 {
-	return (want & TAME_RW) && !(want & TAME_CMSG) &&
+	return (want & TAME_RW) && !(want & (TAME_CMSG | TAME__RECVFD)) &&
 	    (want & (TAME_INET | TAME_DNSPATH));
 }
 
@@ -47,7 +63,7 @@ struct tame_call {
 	const char	*path;		/* that argument, copied once */
 	const char	*detail;	/* what the handler saw, for the report
 					   ("SCM_RIGHTS"), or NULL */
-	int		 need;		/* with detail: the flags it needs */
+	tame_atoms	 need;		/* with detail: the atoms it needs */
 	uint64_t	*mask;		/* the trapping thread's signal mask,
 					   set again when the handler returns */
 	_Alignas(8) char buf[PATH_MAX];	/* the path, or ancillary data */
@@ -86,17 +102,18 @@ int	tame__copy_in(void *dst, uint64_t src, size_t len);
 int	tame__writable(uint64_t dst, size_t len);	/* len >= 4 */
 
 /* Paths the flags grant (paths.c): held flags, TL_READ or TL_FULL. */
-int	tame__path_grantors(const char *path, int rights);
-int	tame__path_granted(int held, const char *path, int rights);
+tame_atoms tame__path_grantors(const char *path, int rights);
+int	tame__path_granted(tame_atoms held, const char *path, int rights);
 /* Both at once: the flags granting reading, and in *full everything. */
-int	tame__path_grantors_each(const char *path, int *full);
+tame_atoms tame__path_grantors_each(const char *path,
+	    tame_atoms *full);
 /* The longest entry of tame_lpaths granting path to held, or -1. */
-int	tame__path_entry(int held, const char *path, int rights);
+int	tame__path_entry(tame_atoms held, const char *path, int rights);
 /*
  * Resolve the entries of held to the files they lead to, once (tame(),
  * before any filter), and what entry i led to then: NULL for nothing.
  */
-void	tame__paths_resolve(int held);
+void	tame__paths_resolve(tame_atoms held);
 const char *tame__path_resolved(int i);
 /* Does this kernel have openat2(2) (Linux 5.6)?  Asked once. */
 int	tame__openat2_ok(void);
@@ -115,7 +132,7 @@ struct tame_seen {
 };
 
 /* Would the handler make the trapped call (1), or refuse it (0)? */
-int	tame__trap_allows(int held, int nr, const uint64_t a[6],
+int	tame__trap_allows(tame_atoms held, int nr, const uint64_t a[6],
 	    const struct tame_seen *);
 
 /*
@@ -125,11 +142,11 @@ int	tame__trap_allows(int held, int nr, const uint64_t a[6],
  * but *seen; tame-audit asks it of traced calls.
  */
 enum { TAME_VERDICT_ALLOW, TAME_VERDICT_ERRNO, TAME_VERDICT_VIOLATION };
-int	tame__verdict(int held, int nr, const uint64_t a[6],
+int	tame__verdict(tame_atoms held, int nr, const uint64_t a[6],
 	    const struct tame_seen *seen, int *err);
 
 /* Once the handler refuses a trapped call: its errno, or 0 to die. */
-int	tame__errno_after_trap(int held, int nr, const uint64_t a[6]);
+int	tame__errno_after_trap(tame_atoms held, int nr, const uint64_t a[6]);
 
 /* The rights a trapped call's path needs (0: not a path check). */
 int	tame__path_rights(int nr, const uint64_t a[6], const char *path);
@@ -138,8 +155,8 @@ int	tame__path_rights(int nr, const uint64_t a[6], const char *path);
  * Make a trapped call if it is allowed: 0 with the result in *ret, or -1
  * (and, for a refusal the table cannot explain, c->detail and c->need).
  */
-int	tame__emulate(int held, struct tame_call *c, long *ret);
-int	tame__cmsg_emulate(int held, struct tame_call *c, long *ret);
+int	tame__emulate(tame_atoms held, struct tame_call *c, long *ret);
+int	tame__cmsg_emulate(tame_atoms held, struct tame_call *c, long *ret);
 /* Does control data ctl of len bytes carry SCM_RIGHTS (1, 0, -EINVAL)? */
 int	tame__cmsg_rights(const void *ctl, size_t len);
 
@@ -174,24 +191,25 @@ void	tame__warn_blocked_sigsys(void);
 
 /*
  * The ways held could be widened to allow one call (path: its path,
- * copied, or NULL): each entry is a set of public flags that together
- * would do.  Returns how many were stored.
+ * copied, or NULL): each entry is a set of words that together would
+ * do, tame's flags (bit i: the flag 1 << i) or, pledged, pledge's
+ * promises (bit i: tame_promises[i]).  Returns how many were stored.
  */
-int	tame__missing(int held, int nr, const uint64_t args[6],
-	    const char *path, int *alts, int max);
+int	tame__missing(tame_atoms held, int pledged, int nr,
+	    const uint64_t args[6], const char *path, uint64_t *alts, int max);
 
 /* Load NSS modules the flags will use, while that is still allowed. */
-void	tame__warm(int held);
+void	tame__warm(tame_atoms held);
 
 /* Descriptor passing (cmsg.c, tame.c). */
 int	tame__holds_unix_socket(void);
 int	tame__unix_checks_on(void);
 
 /* Landlock (landlock.c). */
-int	tame__landlock_needed(int held);
-int	tame__landlock_is_current(int held);
-int	tame__landlock_prepare(int held, int *ruleset_fd);
-int	tame__landlock_domain(int held, int *ruleset_fd);
+int	tame__landlock_needed(tame_atoms held);
+int	tame__landlock_is_current(tame_atoms held);
+int	tame__landlock_prepare(tame_atoms held, int *ruleset_fd);
+int	tame__landlock_domain(tame_atoms held, int *ruleset_fd);
 /* The kind of layer tame__landlock_domain() makes, by Landlock ABI. */
 enum {
 	TAME_DOMAIN_NONE,		/* none: no Landlock, or CPATH on ABI 1 */
@@ -200,7 +218,7 @@ enum {
 	TAME_DOMAIN_TCP,		/* handles TCP bind and connect */
 	TAME_DOMAIN_FILES		/* handles making block devices */
 };
-int	tame__domain_kind(int held, int abi);
+int	tame__domain_kind(tame_atoms held, int abi);
 
 /* Refuse or undo what acts around the filter (acquired.c). */
 int	tame__acquired_check(int single_threaded);

@@ -80,7 +80,7 @@ tame__path_rights(int nr, const uint64_t a[6], const char *path)
  * it of a traced call (tame__verdict), so that both decide by one rule.
  */
 int
-tame__trap_allows(int held, int nr, const uint64_t a[6],
+tame__trap_allows(tame_atoms held, int nr, const uint64_t a[6],
     const struct tame_seen *s)
 {
 	const char *path = s->path != NULL ? s->path : "";
@@ -137,7 +137,7 @@ tame__trap_allows(int held, int nr, const uint64_t a[6],
 }
 
 int
-tame__errno_after_trap(int held, int nr, const uint64_t a[6])
+tame__errno_after_trap(tame_atoms held, int nr, const uint64_t a[6])
 {
 	int row = tame_policy_match_except(held, nr, a, TAME_ORIGIN(0),
 	    TA_EMULATE);
@@ -148,7 +148,7 @@ tame__errno_after_trap(int held, int nr, const uint64_t a[6])
 }
 
 int
-tame__verdict(int held, int nr, const uint64_t a[6],
+tame__verdict(tame_atoms held, int nr, const uint64_t a[6],
     const struct tame_seen *seen, int *err)
 {
 	/* a program's own call: never from libtame's syscall instruction */

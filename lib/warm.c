@@ -27,7 +27,7 @@
 #define NO_SUCH_NAME	"tame-warm-no-such-name"
 
 void
-tame__warm(int held)
+tame__warm(tame_atoms held)
 {
 	static int warmed;
 	struct addrinfo hints, *res;

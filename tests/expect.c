@@ -17,7 +17,7 @@
 int expect_pid;
 
 uint32_t
-expect_row_ret(int row, int held, int landlock_ok)
+expect_row_ret(int row, tame_atoms held, int landlock_ok)
 {
 	if (row < 0)
 		return tame_violation_ret(held);
@@ -25,7 +25,7 @@ expect_row_ret(int row, int held, int landlock_ok)
 }
 
 uint32_t
-expect_ret(int held, int landlock_ok, uint32_t arch, int nr,
+expect_ret(tame_atoms held, int landlock_ok, uint32_t arch, int nr,
     const uint64_t args[6], uint64_t ip, uint64_t gate)
 {
 	if (arch != tame_audit_arch())

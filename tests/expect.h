@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 /* A row's answer under (held, landlock_ok); row -1 is a violation. */
-uint32_t expect_row_ret(int row, int held, int landlock_ok);
+uint32_t expect_row_ret(int row, tame_atoms held, int landlock_ok);
 
 /*
  * The pid the filters under test were compiled for (tame_target.pid),
@@ -26,7 +26,7 @@ extern int expect_pid;
  * architectures and, on x86-64, x32 numbers die), then the first row of
  * the table that matches.  gate is libtame's own syscall address.
  */
-uint32_t expect_ret(int held, int landlock_ok, uint32_t arch, int nr,
+uint32_t expect_ret(tame_atoms held, int landlock_ok, uint32_t arch, int nr,
 	    const uint64_t args[6], uint64_t ip, uint64_t gate);
 
 /*

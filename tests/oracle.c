@@ -422,7 +422,7 @@ emit_region(scmp_filter_ctx ctx, int nr, const struct region *r,
  * conditions, whose action is the fallback.
  */
 static int
-add_syscall(scmp_filter_ctx ctx, int nr, int held, int landlock_ok,
+add_syscall(scmp_filter_ctx ctx, int nr, tame_atoms held, int landlock_ok,
     int at_gate)
 {
 	struct row rows[MAXROWS];
@@ -491,7 +491,7 @@ first_row_of(int i)
 }
 
 scmp_filter_ctx
-tame_oracle_ctx_side(int held, int landlock_ok, int at_gate)
+tame_oracle_ctx_side(tame_atoms held, int landlock_ok, int at_gate)
 {
 	scmp_filter_ctx ctx;
 	int i;
@@ -534,7 +534,7 @@ fail:
 }
 
 scmp_filter_ctx
-tame_oracle_ctx(int held, int landlock_ok, uint64_t gate)
+tame_oracle_ctx(tame_atoms held, int landlock_ok, uint64_t gate)
 {
 	(void)gate;	/* libseccomp cannot compare instruction_pointer */
 	return tame_oracle_ctx_side(held, landlock_ok, 0);
@@ -569,7 +569,7 @@ export(scmp_filter_ctx ctx, struct sock_filter *buf, int max)
 }
 
 int
-tame_oracle_bpf_side(int held, int landlock_ok, int at_gate,
+tame_oracle_bpf_side(tame_atoms held, int landlock_ok, int at_gate,
     struct sock_filter *buf, int max)
 {
 	scmp_filter_ctx ctx;
@@ -583,7 +583,7 @@ tame_oracle_bpf_side(int held, int landlock_ok, int at_gate,
 }
 
 int
-tame_oracle_bpf(int held, int landlock_ok, uint64_t gate,
+tame_oracle_bpf(tame_atoms held, int landlock_ok, uint64_t gate,
     struct sock_filter *buf, int max)
 {
 	(void)gate;
@@ -608,8 +608,8 @@ tame_oracle_nrules(void)
 	return oracle_nrules;
 }
 
-int
-tame_oracle_nounix(int held)
+tame_atoms
+tame_oracle_nounix(tame_atoms held)
 {
 	if ((held & TAME_RW) && !(held & TAME_CMSG))
 		return held | TAME__NOUNIX;
@@ -617,7 +617,7 @@ tame_oracle_nounix(int held)
 }
 
 static int
-add_held(int *out, int n, int h)
+add_held(tame_atoms *out, int n, tame_atoms h)
 {
 	int i;
 
@@ -629,7 +629,7 @@ add_held(int *out, int n, int h)
 }
 
 int
-tame_oracle_distinct_helds(int *out)
+tame_oracle_distinct_helds(tame_atoms *out)
 {
 	int f, n = 0;
 

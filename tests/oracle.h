@@ -10,6 +10,8 @@
 #include <linux/filter.h>
 #include <stdint.h>
 
+#include "policy.h"
+
 #include <seccomp.h>
 
 /*
@@ -32,14 +34,14 @@
  * tame_oracle_ctx_side(..., 1) for calls made from the gate.  Returns
  * NULL on failure.  Release with seccomp_release().
  */
-scmp_filter_ctx	tame_oracle_ctx(int held, int landlock_ok, uint64_t gate);
+scmp_filter_ctx	tame_oracle_ctx(tame_atoms held, int landlock_ok, uint64_t gate);
 
 /*
  * The same context for one side of the gate: at_gate 1 assumes every
  * call comes from libtame's gate (TC_GATE conditions hold), 0 that none
  * does.
  */
-scmp_filter_ctx	tame_oracle_ctx_side(int held, int landlock_ok, int at_gate);
+scmp_filter_ctx	tame_oracle_ctx_side(tame_atoms held, int landlock_ok, int at_gate);
 
 /*
  * The pid that rows comparing with the process's own pid (TC_SELF) name
@@ -52,9 +54,9 @@ void	tame_oracle_set_pid(int pid);
  * Export the context's BPF into buf (at most max instructions), with the
  * emulation stand-in replaced.  Returns the instruction count, or -1.
  */
-int	tame_oracle_bpf(int held, int landlock_ok, uint64_t gate,
+int	tame_oracle_bpf(tame_atoms held, int landlock_ok, uint64_t gate,
 	    struct sock_filter *buf, int max);
-int	tame_oracle_bpf_side(int held, int landlock_ok, int at_gate,
+int	tame_oracle_bpf_side(tame_atoms held, int landlock_ok, int at_gate,
 	    struct sock_filter *buf, int max);
 
 /*
@@ -75,9 +77,9 @@ int	tame_oracle_nrules(void);
  * it: the compiler only ever sees these.  out needs room for
  * 2 * (TAME_ALL + 1).  Returns how many.
  */
-int	tame_oracle_distinct_helds(int *out);
+int	tame_oracle_distinct_helds(tame_atoms *out);
 
 /* held with NOUNIX added where a first tame() may add it. */
-int	tame_oracle_nounix(int held);
+tame_atoms tame_oracle_nounix(tame_atoms held);
 
 #endif /* TAME_ORACLE_H */

@@ -560,7 +560,7 @@ body_chain(void *arg)
 			return 1 + i;
 		}
 		/* held: exactly the flags and what they imply */
-		if (tame_flags_held() != (tame_expand(flags) & TAME_ALL))
+		if (tame_flags_held() != (int)(tame_expand(flags) & TAME_ALL))
 			return 50 + i;
 	}
 	if (tame_flags_held() != 0)

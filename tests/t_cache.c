@@ -159,8 +159,8 @@ check_first(const struct tame_target *t, unsigned char *bits,
 		exp = table_const_allow(t, nr);
 		if (exp == bits[nr])
 			continue;
-		snprintf(why, whylen, "held %#x landlock %d: %s (%d) is %s",
-		    t->held, t->landlock_ok, tame_syscall_name(nr) ?
+		snprintf(why, whylen, "held %#llx landlock %d: %s (%d) is %s",
+		    (unsigned long long)t->held, t->landlock_ok, tame_syscall_name(nr) ?
 		    tame_syscall_name(nr) : "?", nr, exp ?
 		    "always allowed but not cached" :
 		    "cached but not always allowed");
@@ -177,7 +177,7 @@ static const int reach[] = { 255, 64 };
 
 START_TEST(test_first_filters)
 {
-	static int helds[2 * (TAME_ALL + 1)];
+	static tame_atoms helds[2 * (TAME_ALL + 1)];
 	static unsigned char bits[MAXNR], compat[MAXNR];
 	struct tame_target t = { .pid = TEST_PID };
 	char why[256] = "";
@@ -199,8 +199,8 @@ START_TEST(test_first_filters)
 			    REPLAY_COMPAT_ARCH, NULL, compat, nbits());
 			for (nr = 0; nr < nbits() && why[0] == '\0'; nr++)
 				if (compat[nr])
-					snprintf(why, sizeof(why), "held %#x: "
-					    "compat %d cached", t.held, nr);
+					snprintf(why, sizeof(why), "held %#llx: "
+					    "compat %d cached", (unsigned long long)t.held, nr);
 		}
 	}
 	printf("cache, first filters, jumps of %d: %d targets, %d cached "
@@ -218,7 +218,7 @@ END_TEST
 START_TEST(test_oracle_agrees)
 {
 	static struct sock_filter f[TAME_MAXINSN];
-	static int helds[2 * (TAME_ALL + 1)];
+	static tame_atoms helds[2 * (TAME_ALL + 1)];
 	struct tame_target t = { .pid = TEST_PID };
 	int nh, h, n, nr;
 
@@ -235,8 +235,8 @@ START_TEST(test_oracle_agrees)
 			ck_assert_msg(const_allow(f, n, tame_audit_arch(), nr) ==
 			    const_allow(prog[0].insn, prog[0].len,
 			    tame_audit_arch(), nr),
-			    "held %#x: %s (%d) cached by one program only",
-			    t.held, tame_syscall_name(nr), nr);
+			    "held %#llx: %s (%d) cached by one program only",
+			    (unsigned long long)t.held, tame_syscall_name(nr), nr);
 	}
 }
 END_TEST
@@ -300,9 +300,9 @@ START_TEST(test_delta_filters)
 				if (exp == bits[j][nr])
 					continue;
 				snprintf(why, sizeof(why), "call %d of chain "
-				    "%#x/%d %#x/%d %#x/%d: %s (%d) is %s", j + 1,
-				    t[0].held, t[0].landlock_ok, t[1].held,
-				    t[1].landlock_ok, t[2].held,
+				    "%#llx/%d %#llx/%d %#llx/%d: %s (%d) is %s", j + 1,
+				    (unsigned long long)t[0].held, t[0].landlock_ok, (unsigned long long)t[1].held,
+				    t[1].landlock_ok, (unsigned long long)t[2].held,
 				    t[2].landlock_ok, tame_syscall_name(nr), nr,
 				    exp ? "always allowed but not cached" :
 				    "cached but not always allowed");

@@ -185,32 +185,44 @@ set_diff(const struct nameset *page_set, const struct nameset *table_set)
 }
 
 static const char *
-group_label(int f)
+group_label(tame_atoms f)
 {
 	if (f == TAME__ALWAYS)
 		return "always";
 	if (f == TAME__BASE)
 		return "base";
-	return tame_flag_name(f);
+	return f <= TAME_ALL ? tame_flag_name((int)f) : NULL;
 }
 
 static int
-composite(int f)
+composite(tame_atoms f)
 {
 	return f < TAME__BASE && (f & (f - 1)) != 0;
+}
+
+/* A flag's rows are keyed by its atoms (policy.h); BASE and ALWAYS as is. */
+static tame_atoms
+group_atoms(tame_atoms group)
+{
+	int i;
+
+	for (i = 0; i < tame_nflagnames; i++)
+		if ((tame_atoms)tame_flagnames[i].flag == group)
+			return tame_flagnames[i].atoms;
+	return group;
 }
 
 /* The table's answer: calls a group's own rows allow or hand to Landlock. */
 /* Is the call of row i allowed in the group by a row after it? */
 static int
-allowed_after(int i, int group)
+allowed_after(int i, tame_atoms group)
 {
 	const struct tame_rule *q;
 	int j;
 
 	for (j = i + 1; j < tame_nrules; j++) {
 		q = &tame_rules[j];
-		if (q->nr == tame_rules[i].nr && (q->any & group) != 0 &&
+		if (q->nr == tame_rules[i].nr && (q->any & group_atoms(group)) != 0 &&
 		    (q->action == TA_ALLOW || q->action == TA_LANDLOCK ||
 		    q->action == TA_NOLANDLOCK))
 			return 1;
@@ -219,7 +231,7 @@ allowed_after(int i, int group)
 }
 
 static void
-table_set(int group, struct nameset *s)
+table_set(tame_atoms group, struct nameset *s)
 {
 	const struct tame_rule *r;
 	int i, k, star;
@@ -229,7 +241,7 @@ table_set(int group, struct nameset *s)
 		return;		/* only its parts have rows */
 	for (i = 0; i < tame_nrules; i++) {
 		r = &tame_rules[i];
-		if ((r->any & group) == 0 ||
+		if ((r->any & group_atoms(group)) == 0 ||
 		    (r->action != TA_ALLOW && r->action != TA_LANDLOCK &&
 		    r->action != TA_NOLANDLOCK))
 			continue;
@@ -241,7 +253,7 @@ table_set(int group, struct nameset *s)
 	 */
 	for (i = 0; i < tame_nrules; i++) {
 		r = &tame_rules[i];
-		if ((r->any & group) == 0 || ((r->action == TA_ERRNO ||
+		if ((r->any & group_atoms(group)) == 0 || ((r->action == TA_ERRNO ||
 		    r->action == TA_EMULATE) && !allowed_after(i, group)))
 			continue;
 		for (star = 0, k = 0; k < TAME_MAXCOND; k++)
@@ -319,7 +331,7 @@ entry(const char *label, int *end)
 }
 
 static void
-check_group(int group)
+check_group(tame_atoms group)
 {
 	struct nameset *want, *got;
 	const char *label = group_label(group);

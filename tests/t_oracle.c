@@ -85,7 +85,7 @@ static struct sock_filter obuf[2][TAME_MAXINSN];
 /* ---- what the table says (tests/expect.c) ---- */
 
 static uint32_t
-match_ret(int held, int landlock_ok, const struct tuple *t)
+match_ret(tame_atoms held, int landlock_ok, const struct tuple *t)
 {
 	return expect_ret(held, landlock_ok, t->arch, t->nr, t->a, t->ip,
 	    GATE);
@@ -100,7 +100,7 @@ run(const struct sock_filter *f, int len, const struct tuple *t)
 /* ---- reporting ---- */
 
 static void
-tally_bad(struct tally *ty, const char *what, int held, int landlock_ok,
+tally_bad(struct tally *ty, const char *what, tame_atoms held, int landlock_ok,
     const struct tuple *t, uint32_t x, uint32_t y, uint32_t z)
 {
 	int n;
@@ -108,9 +108,9 @@ tally_bad(struct tally *ty, const char *what, int held, int landlock_ok,
 	if (ty->bad++ >= MAXREPORT || ty->len >= sizeof(ty->msg) - 1)
 		return;
 	n = snprintf(ty->msg + ty->len, sizeof(ty->msg) - ty->len,
-	    "\n  %s: held %#x landlock %d arch %#x nr %d (%s) args "
+	    "\n  %s: held %#llx landlock %d arch %#x nr %d (%s) args "
 	    "%#llx %#llx %#llx %#llx %#llx %#llx ip %#llx: %#x %#x %#x",
-	    what, held, landlock_ok, t->arch, t->nr,
+	    what, (unsigned long long)held, landlock_ok, t->arch, t->nr,
 	    t->arch == ARCH_NATIVE && tame_syscall_name(t->nr) ?
 	    tame_syscall_name(t->nr) : "?",
 	    (unsigned long long)t->a[0], (unsigned long long)t->a[1],
@@ -178,7 +178,7 @@ tally_check(struct tally *ty, const char *name)
  * for the tuple's side of the gate, and tame_policy_match must agree.
  */
 static void
-compare(struct tally *ty, int held, int landlock_ok,
+compare(struct tally *ty, tame_atoms held, int landlock_ok,
     const struct tame_prog *p, struct sock_filter *const ob[2],
     const int olen[2], const struct tuple *t)
 {
@@ -454,28 +454,29 @@ gate_tuples(struct tuples *ts, const struct tuples *from)
 }
 
 static void
-build_first(int held, int landlock_ok, struct tame_prog *p,
+build_first(tame_atoms held, int landlock_ok, struct tame_prog *p,
     struct sock_filter *const ob[2], int olen[2])
 {
 	struct tame_target t = { held, landlock_ok, SELF_PID };
 	int side;
 
 	ck_assert_msg(tame_compile(&t, NULL, GATE, p) == 0,
-	    "tame_compile(%#x): %s", held, strerror(errno));
+	    "tame_compile(%#llx): %s", (unsigned long long)held, strerror(errno));
 	for (side = 0; side < 2; side++) {
 		if (ob[side] == NULL)
 			continue;
 		olen[side] = tame_oracle_bpf_side(held, landlock_ok, side,
 		    ob[side], TAME_MAXINSN);
-		ck_assert_msg(olen[side] > 0, "oracle(%#x, %d, side %d) failed",
-		    held, landlock_ok, side);
+		ck_assert_msg(olen[side] > 0, "oracle(%#llx, %d, side %d) failed",
+		    (unsigned long long)held, landlock_ok, side);
 	}
 }
 
 /* ---- every flag set on the fixed tuples ---- */
 
 static struct tuples	 fixed, gated;
-static int		 helds[0x4000], nhelds;
+static tame_atoms	 helds[0x4000];
+static int		 nhelds;
 
 static void
 setup_tuples(void)
@@ -600,8 +601,9 @@ START_TEST(test_precompiled_programs)
 		ck_assert_msg(got.len == want.len && memcmp(got.insn, want.insn,
 		    want.len * sizeof(want.insn[0])) == 0 &&
 		    got.changed == want.changed, "precompiled program %d "
-		    "(held %#x over %#x) differs from the compiler's", i,
-		    pc->held, pc->prev_held);
+		    "(held %#llx over %#llx) differs from the compiler's", i,
+		    (unsigned long long)pc->held,
+		    (unsigned long long)pc->prev_held);
 		if (pp == NULL)
 			continue;
 		prev.pid = SELF_PID + 1;	/* a parent's filter */
@@ -641,13 +643,15 @@ check_relocation(const struct tame_target *t1, const struct tame_target *p1)
 			continue;
 		for (r = 0; r < a.nreloc && a.reloc[r].at != i; r++)
 			;
-		ck_assert_msg(r < a.nreloc, "held %#x landlock %d: "
+		ck_assert_msg(r < a.nreloc, "held %#llx landlock %d: "
 		    "instruction %d depends on the process but has no "
-		    "relocation", t1->held, t1->landlock_ok, i);
+		    "relocation", (unsigned long long)t1->held, t1->landlock_ok,
+		    i);
 	}
 	tame_prog_relocate(&a, gate2, pid2);
 	ck_assert_msg(memcmp(a.insn, b.insn, a.len * sizeof(a.insn[0])) == 0,
-	    "held %#x landlock %d: relocated program differs", t1->held,
+	    "held %#llx landlock %d: relocated program differs",
+	    (unsigned long long)t1->held,
 	    t1->landlock_ok);
 }
 
@@ -915,7 +919,8 @@ START_TEST(test_random_tuples)
 	struct tuple t;
 	long n = env_long("TAME_ORACLE_TUPLES", 100000), done = 0, batch;
 	uint64_t seed = env_long("TAME_ORACLE_SEED", 0x7a3e5eed);
-	int olen[2], held, ll, i, maxnr = tame_syscall_max();
+	int olen[2], ll, i, maxnr = tame_syscall_max();
+	tame_atoms held;
 
 	rng_state = seed;
 	tally_init(&ty);
@@ -1017,7 +1022,8 @@ chain_check(struct tally *ty, const struct chain *ch, const struct tuples *ts)
 				for (j = 0; j < ch->n; j++) {
 					n = snprintf(ty->msg + ty->len,
 					    sizeof(ty->msg) - ty->len,
-					    " %#x/%d", ch->t[j].held,
+					    " %#llx/%d",
+					    (unsigned long long)ch->t[j].held,
 					    ch->t[j].landlock_ok);
 					if (n > 0 && ty->len + n <
 					    sizeof(ty->msg))
@@ -1050,8 +1056,8 @@ narrower_ll(int ll)
 }
 
 /* Later tame() calls keep NOUNIX; creating an AF_UNIX socket drops it. */
-static int
-kept_nounix(int held)
+static tame_atoms
+kept_nounix(tame_atoms held)
 {
 	return rng() % 4 ? held & TAME__NOUNIX : 0;
 }
@@ -1154,7 +1160,8 @@ END_TEST
 #define NAR_PID		SELF_PID	/* whom the filters are for */
 
 struct nar_answers {
-	int		 held, ll, used;
+	tame_atoms	 held;
+	int		 ll, used;
 	uint32_t	*full, *orac;		/* one per tuple */
 };
 
@@ -1164,7 +1171,7 @@ struct nar_chain {
 };
 
 struct nar_pair {
-	int		 h0, h1;
+	tame_atoms	 h0, h1;
 	uint8_t		 l0, l1, used;
 };
 
@@ -1175,7 +1182,7 @@ static int			 nar_shadowed;	/* rows only the handler
 						   reaches */
 
 static struct tame_target
-nar_target(int held, int ll)
+nar_target(tame_atoms held, int ll)
 {
 	return (struct tame_target){ .held = held, .landlock_ok = ll,
 	    .pid = NAR_PID };
@@ -1203,13 +1210,13 @@ nar_answers(const struct tame_target *tg, const struct tuples *ts)
 	ck_assert_ptr_nonnull(a->full);
 	ck_assert_ptr_nonnull(a->orac);
 	ck_assert_msg(tame_compile(tg, NULL, GATE, &prog_a) == 0,
-	    "tame_compile(%#x): %s", tg->held, strerror(errno));
+	    "tame_compile(%#llx): %s", (unsigned long long)tg->held, strerror(errno));
 	tame_oracle_set_pid(tg->pid);
 	for (side = 0; side < 2; side++) {
 		olen[side] = tame_oracle_bpf_side(tg->held, tg->landlock_ok,
 		    side, ob[side], TAME_MAXINSN);
-		ck_assert_msg(olen[side] > 0, "oracle(%#x, %d, side %d) failed",
-		    tg->held, tg->landlock_ok, side);
+		ck_assert_msg(olen[side] > 0, "oracle(%#llx, %d, side %d) failed",
+		    (unsigned long long)tg->held, tg->landlock_ok, side);
 	}
 	for (i = 0; i < ts->n; i++) {
 		a->full[i] = run(prog_a.insn, prog_a.len, &ts->t[i]);
@@ -1250,7 +1257,8 @@ nar_note_chain(struct tally *ty, const struct nar_chain *ch)
 		return;
 	for (j = 0; j < ch->n; j++) {
 		n = snprintf(ty->msg + ty->len, sizeof(ty->msg) - ty->len,
-		    "%s%#x/%d", j ? " -> " : " [chain ", ch->t[j].held,
+		    "%s%#llx/%d", j ? " -> " : " [chain ",
+		    (unsigned long long)ch->t[j].held,
 		    ch->t[j].landlock_ok);
 		if (n < 0 || ty->len + n >= sizeof(ty->msg) - 2)
 			return;
@@ -1276,8 +1284,8 @@ nar_check(struct tally *ty, const struct nar_chain *ch,
 		if (j == 0)
 			continue;
 		ck_assert_msg(tame_compile(&ch->t[j], &ch->t[j - 1], GATE,
-		    &d) == 0, "delta %#x after %#x: %s", ch->t[j].held,
-		    ch->t[j - 1].held, strerror(errno));
+		    &d) == 0, "delta %#llx after %#llx: %s",
+		    (unsigned long long)ch->t[j].held, (unsigned long long)ch->t[j - 1].held, strerror(errno));
 		installed[j] = d.changed != 0;	/* as tame() decides */
 		for (i = 0; i < ts->n; i++)
 			nar_delta[j][i] = run(d.insn, d.len, &ts->t[i]);
@@ -1312,7 +1320,7 @@ nar_check(struct tally *ty, const struct nar_chain *ch,
 
 /* The row the table picks for a call by NAR_PID under held. */
 static int
-nar_row(int held, const struct tuple *t)
+nar_row(tame_atoms held, const struct tuple *t)
 {
 	return tame_policy_match(held, t->nr, t->a,
 	    &(struct tame_origin){ t->ip, GATE, NAR_PID });
@@ -1359,7 +1367,8 @@ static int
 nar_row_shadowed(int row)
 {
 	const struct tame_rule *r = &tame_rules[row];
-	int f, v, e, held, covered;
+	int f, v, e, covered;
+	tame_atoms held;
 
 	for (f = 0; f <= TAME_ALL; f++) {
 		for (v = 0; v < 2; v++) {
@@ -1388,7 +1397,8 @@ nar_row_tuple(int row, struct tuple *t)
 {
 	const struct tame_rule *r = &tame_rules[row];
 	const struct tame_cond *c;
-	int f, k, held;
+	int f, k;
+	tame_atoms held;
 
 	memset(t, 0, sizeof(*t));
 	t->arch = ARCH_NATIVE;
@@ -1428,7 +1438,8 @@ nar_tuples(struct tuples *ts)
 {
 	static const struct tuples *from[2] = { &fixed, &gated };
 	char *hit = calloc(tame_nrules, 1);
-	int helds[2 * 16], nh = 0, f, s, i, k, row, left = 0;
+	tame_atoms helds[2 * 16];
+	int nh = 0, f, s, i, k, row, left = 0;
 	const struct tuple *t;
 	const char *what;
 	struct tuple one;
@@ -1623,7 +1634,8 @@ START_TEST(test_oracle_ignores_high_word)
 {
 	static struct sock_filter f[TAME_MAXINSN];
 	struct tuple t = { .arch = 0, .nr = 0 };
-	int held = tame_expand(TAME_STDIO | TAME_IOCTL), n, i;
+	tame_atoms held = tame_expand(TAME_STDIO | TAME_IOCTL);
+	int n, i;
 	uint32_t lo, hi;
 
 	n = tame_oracle_bpf(held, 1, GATE, f, TAME_MAXINSN);

@@ -82,7 +82,8 @@ END_TEST
 static int
 applies_wherever(const struct tame_rule *r, const struct tame_rule *q)
 {
-	int f, held;
+	int f;
+	tame_atoms held;
 
 	for (f = 0; f <= TAME_ALL; f++) {
 		held = tame_expand(f);

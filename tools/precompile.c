@@ -35,7 +35,7 @@ static int		nmade;
 static const char	*file;
 static int		lineno;
 
-static int
+static tame_atoms
 parse(const char *set)
 {
 	const char *bad;
@@ -49,7 +49,7 @@ parse(const char *set)
 
 /* held over prev_held (TAME_PRE_FIRST: a first filter), as C. */
 static void
-emit_program(int prev_held, int held, const char *text)
+emit_program(tame_atoms prev_held, tame_atoms held, const char *text)
 {
 	struct tame_target next = { held, 1, ANY_PID };
 	struct tame_target prev = { prev_held, 1, ANY_PID };
@@ -89,7 +89,7 @@ static void
 emit_line(const char *text)
 {
 	char left[256], *arrow, *end;
-	int first, held;
+	tame_atoms first, held;
 
 	if (strchr(text, '>') == NULL) {
 		held = parse(text);
@@ -154,8 +154,10 @@ main(int argc, char *argv[])
 		if (made[i].prev_held == TAME_PRE_FIRST)
 			printf("\t{ TAME_PRE_FIRST, ");
 		else
-			printf("\t{ 0x%x, ", made[i].prev_held);
-		printf("0x%x, %d, %d, %u, %u, %u, %u },\n", made[i].held,
+			printf("\t{ 0x%llx, ",
+			    (unsigned long long)made[i].prev_held);
+		printf("0x%llx, %d, %d, %u, %u, %u, %u },\n",
+		    (unsigned long long)made[i].held,
 		    made[i].landlock_ok, made[i].changed, made[i].len,
 		    made[i].nreloc, made[i].insn_at, made[i].reloc_at);
 	}

@@ -35,27 +35,62 @@ main(int argc, char *argv[])
 	return 0;
 }
 
+/*
+ * The table's rows are keyed by atoms (policy.h); tame(3) speaks of the
+ * public flags that hold them.  BASE, ALWAYS and state stay as they are.
+ */
+static tame_atoms
+flags_of(tame_atoms set)
+{
+	tame_atoms out = set & TAME__INTERNAL;
+	int i, f;
+
+	for (i = 0; i < tame_nflagnames; i++) {
+		f = tame_flagnames[i].flag;
+		if ((f & (f - 1)) == 0 && (tame_flagnames[i].atoms & set))
+			out |= (tame_atoms)f;
+	}
+	return out;
+}
+
+#define ANY(r)	flags_of((r)->any)
+#define ALL(r)	flags_of((r)->all)
+
+/* pledge's words for a set of atoms: "stdio rpath". */
+static void
+print_promises(tame_atoms set)
+{
+	const char *sep = "";
+	int i;
+
+	for (i = 0; i < tame_npromises; i++)
+		if (tame_promises[i].atoms & set) {
+			printf("%s%s", sep, tame_promises[i].name);
+			sep = " ";
+		}
+}
+
 static const char *
-flag_label(int f)
+flag_label(tame_atoms f)
 {
 	if (f == TAME__ALWAYS)
 		return "always";
 	if (f == TAME__BASE)
 		return "base";
-	return tame_flag_name(f);
+	return f <= TAME_ALL ? tame_flag_name((int)f) : NULL;
 }
 
 /* "rpath|wpath" for a set of single bits. */
 static void
-print_set(int set)
+print_set(tame_atoms set)
 {
 	const char *sep = "";
-	unsigned int bit;	/* past TAME__ALWAYS, an int would overflow */
+	tame_atoms bit;
 
 	for (bit = 1; bit <= TAME__ALWAYS; bit <<= 1) {
-		if ((set & bit) == 0 || flag_label((int)bit) == NULL)
+		if ((set & bit) == 0 || flag_label(bit) == NULL)
 			continue;
-		printf("%s%s", sep, flag_label((int)bit));
+		printf("%s%s", sep, flag_label(bit));
 		sep = "|";
 	}
 }
@@ -90,17 +125,19 @@ print_tsv(void)
 	const struct tame_rule *r;
 	int i;
 
-	printf("syscall\tany\tall\taction\targs\twhy\n");
+	printf("syscall\tany\tall\taction\targs\twhy\tpromises\n");
 	for (i = 0; i < tame_nrules; i++) {
 		r = &tame_rules[i];
 		printf("%s\t", r->name);
-		print_set(r->any);
+		print_set(ANY(r));
 		printf("\t");
-		print_set(r->all);
+		print_set(ALL(r));
 		printf("\t%s", action_name(r));
 		if (r->action == TA_ERRNO)
 			printf(":%d", r->errnum);
-		printf("\t%s\t%s\n", has_args(r) ? "checked" : "any", r->why);
+		printf("\t%s\t%s\t", has_args(r) ? "checked" : "any", r->why);
+		print_promises(r->any);
+		printf("\n");
 	}
 }
 
@@ -130,14 +167,14 @@ tests_args(const struct tame_rule *r)
 
 /* Does a row after row i allow the same call in the group? */
 static int
-allowed_later(int i, int group)
+allowed_later(int i, tame_atoms group)
 {
 	const struct tame_rule *r = &tame_rules[i], *q;
 	int j;
 
 	for (j = i + 1; j < tame_nrules; j++) {
 		q = &tame_rules[j];
-		if (q->nr == r->nr && (q->any & group) != 0 &&
+		if (q->nr == r->nr && (ANY(q) & group) != 0 &&
 		    (q->action == TA_ALLOW || q->action == TA_LANDLOCK ||
 		    q->action == TA_NOLANDLOCK))
 			return 1;
@@ -151,14 +188,14 @@ allowed_later(int i, int group)
  * first takes some of its calls (SIGSYS's action).
  */
 static int
-starred(int nr, int group)
+starred(int nr, tame_atoms group)
 {
 	const struct tame_rule *r;
 	int i;
 
 	for (i = 0; i < tame_nrules; i++) {
 		r = &tame_rules[i];
-		if (r->nr != nr || (r->any & group) == 0)
+		if (r->nr != nr || (ANY(r) & group) == 0)
 			continue;
 		if (r->action != TA_ALLOW && r->action != TA_LANDLOCK &&
 		    r->action != TA_NOLANDLOCK &&
@@ -173,7 +210,7 @@ starred(int nr, int group)
 /* Which list of a group's entry a row belongs to. */
 enum kind {
 	K_ALLOW,		/* allowed by the group alone */
-	K_WITH,			/* allowed together with r->all */
+	K_WITH,			/* allowed together with ALL(r) */
 	K_LANDLOCK,		/* passed to a Landlock layer */
 	K_GATE,			/* only from libtame's own code */
 };
@@ -185,15 +222,15 @@ row_kind(const struct tame_rule *r)
 		return K_GATE;
 	if (r->action == TA_LANDLOCK)
 		return K_LANDLOCK;
-	if (r->all != 0)
+	if (ALL(r) != 0)
 		return K_WITH;
 	return K_ALLOW;
 }
 
 static int
-row_listed(const struct tame_rule *r, int group)
+row_listed(const struct tame_rule *r, tame_atoms group)
 {
-	return (r->any & group) != 0 &&
+	return (ANY(r) & group) != 0 &&
 	    (r->action == TA_ALLOW || r->action == TA_LANDLOCK ||
 	    r->action == TA_NOLANDLOCK);
 }
@@ -203,10 +240,11 @@ row_listed(const struct tame_rule *r, int group)
  * composite name stands for its bits ("stdio").
  */
 static void
-flag_words(int set, int whole, const char *conj, char *buf, size_t len)
+flag_words(tame_atoms set, int whole, const char *conj, char *buf, size_t len)
 {
 	const char *names[16];
-	int i, n = 0, left = set, f;
+	tame_atoms left = set, f;
+	int i, n = 0;
 
 	for (i = 0; i < tame_nflagnames && whole; i++) {
 		f = tame_flagnames[i].flag;
@@ -275,7 +313,7 @@ list_end(struct list *l)
 
 /* One list of a group's entry: the rows of one kind (and one .all). */
 static void
-print_kind(int group, enum kind kind, int all, const char *label)
+print_kind(tame_atoms group, enum kind kind, tame_atoms all, const char *label)
 {
 	const struct tame_rule *r;
 	struct list l = { 0, 0 };
@@ -284,13 +322,13 @@ print_kind(int group, enum kind kind, int all, const char *label)
 	for (i = 0; i < tame_nrules; i++) {
 		r = &tame_rules[i];
 		if (!row_listed(r, group) || row_kind(r) != kind ||
-		    (kind == K_WITH && r->all != all))
+		    (kind == K_WITH && ALL(r) != all))
 			continue;
 		for (seen = 0, j = 0; j < i && !seen; j++)
 			seen = tame_rules[j].nr == r->nr &&
 			    row_listed(&tame_rules[j], group) &&
 			    row_kind(&tame_rules[j]) == kind &&
-			    (kind != K_WITH || tame_rules[j].all == all);
+			    (kind != K_WITH || ALL(&tame_rules[j]) == all);
 		if (seen)
 			continue;
 		if (!any++)
@@ -303,7 +341,7 @@ print_kind(int group, enum kind kind, int all, const char *label)
 
 /* ".Pa a ," ".Pa b" "and" ".Pa c ." */
 static void
-print_paths(int group, int rights, const char *lead)
+print_paths(tame_atoms group, int rights, const char *lead)
 {
 	int i, n = 0, k = 0;
 
@@ -327,7 +365,7 @@ print_paths(int group, int rights, const char *lead)
 }
 
 static void
-print_group(int group, int implies)
+print_group(tame_atoms group, tame_atoms implies)
 {
 	char words[128];
 	int i, j, dup, lists = 0;
@@ -363,20 +401,20 @@ print_group(int group, int implies)
 		for (dup = 0, j = 0; j < i && !dup; j++)
 			dup = row_listed(&tame_rules[j], group) &&
 			    row_kind(&tame_rules[j]) == K_WITH &&
-			    tame_rules[j].all == r->all;
+			    ALL(&tame_rules[j]) == ALL(r);
 		if (dup)
 			continue;
-		flag_words(r->all, 1, " and ", words, sizeof(words));
-		if (r->all & TAME__NOUNIX)
+		flag_words(ALL(r), 1, " and ", words, sizeof(words));
+		if (ALL(r) & TAME__NOUNIX)
 			snprintf(label, sizeof(label), "While the process "
 			    "holds no AF_UNIX socket");
-		else if (r->all & TAME__THREADED)
+		else if (ALL(r) & TAME__THREADED)
 			snprintf(label, sizeof(label), "In a process that "
 			    "had other threads at its first tame()");
 		else
 			snprintf(label, sizeof(label), "Together with %s",
 			    words);
-		print_kind(group, K_WITH, r->all, label);
+		print_kind(group, K_WITH, ALL(r), label);
 	}
 	print_kind(group, K_LANDLOCK, 0, "Confined by Landlock");
 	print_kind(group, K_GATE, 0, "From within libtame only");
@@ -524,16 +562,16 @@ print_who(const struct tame_rule *r)
 {
 	char words[128];
 
-	if (r->any & TAME__ALWAYS)
+	if (ANY(r) & TAME__ALWAYS)
 		printf("Always");
-	else if (r->any & TAME__BASE)
+	else if (ANY(r) & TAME__BASE)
 		printf("With any nonzero flags");
 	else {
-		flag_words(r->any, 1, " or ", words, sizeof(words));
+		flag_words(ANY(r), 1, " or ", words, sizeof(words));
 		printf("With %s", words);
 	}
-	if (r->all != 0) {
-		flag_words(r->all, 1, " and ", words, sizeof(words));
+	if (ALL(r) != 0) {
+		flag_words(ALL(r), 1, " and ", words, sizeof(words));
 		printf(" together with %s", words);
 	}
 }
@@ -572,7 +610,7 @@ print_rows(int action)
 				printf(" Pq error %d", r->errnum);
 		}
 		printf("\n");
-		if (action == TA_DENY && (r->any & TAME__BASE) && r->all == 0)
+		if (action == TA_DENY && (ANY(r) & TAME__BASE) && ALL(r) == 0)
 			printf("Under any flags");	/* tame(0): no report */
 		else
 			print_who(r);

@@ -83,7 +83,8 @@ fail(const char *what, const struct tuple *t, const uint32_t *got,
 	fprintf(stderr, "fuzz_compile: %s\n  gate %#llx; stack:", what,
 	    (unsigned long long)gate);
 	for (j = 0; j < ntg; j++)
-		fprintf(stderr, " held %#x landlock %d;", tg[j].held,
+		fprintf(stderr, " held %#llx landlock %d;",
+		    (unsigned long long)tg[j].held,
 		    tg[j].landlock_ok);
 	if (t != NULL) {
 		fprintf(stderr, "\n  arch %#x nr %d (%s) args", t->arch, t->nr,

@@ -191,7 +191,7 @@ static void
 paths(struct input *in)
 {
 	const char *path;
-	int held, read, full, each, each_full;
+	tame_atoms held, read, full, each, each_full;
 
 	held = (int)take(in, 4);
 	path = guard_str(&gpath, in->p, in->n);

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * pledge.h: OpenBSD's pledge(2) for Linux, from libtame.
+ *
+ * Installed as <tame/pledge.h>.  Code written for OpenBSD declares
+ * pledge() through <unistd.h>; built with
+ * `pkg-config --cflags libtame-pledge`, this header comes in ahead of
+ * every source file (-include), so such code compiles unchanged and
+ * HAVE_PLEDGE can be defined for it.  See pledge(3).
+ */
+#ifndef TAME_PLEDGE_H
+#define TAME_PLEDGE_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Restrict the process to promises (a space-separated list of
+ * pledge(2)'s words), and what it may run after exec to execpromises.
+ * NULL leaves either as it is; "" leaves only _exit(2).  Returns 0, or
+ * -1 with errno: EINVAL for an unknown word, EPERM for a promise not
+ * held (promises only narrow), ENOSYS where the kernel has no seccomp
+ * filters.
+ */
+int	pledge(const char *promises, const char *execpromises);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TAME_PLEDGE_H */

@@ -1,0 +1,703 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * t_pledge.c: pledge() in the spirit of OpenBSD's regress/sys/kern/pledge:
+ * the rules of the call (NULL, "", EPERM, EINVAL, error), and per
+ * promise an allowed call that works and the call of the next promise,
+ * which kills the process with the line naming the missing promise.
+ * Each case runs in a forked child that really pledges (harness.c).
+ */
+#include <sys/file.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "pledge.h"
+#include "policy.h"
+
+/* "prog[pid]: pledge: CALL ... needs promise ... WORD ..." */
+static int
+pledge_reported(const char *err, const char *call, const char *word)
+{
+	char want[96];
+	const char *line, *end, *needs;
+	size_t n;
+
+	n = (size_t)snprintf(want, sizeof(want), ": pledge: %s",
+	    h_native_call(call));
+	for (line = strstr(err, want); line != NULL;
+	    line = strstr(line + 1, want)) {
+		if (line[n] != ' ' && line[n] != '\n')
+			continue;
+		if ((end = strchr(line, '\n')) == NULL)
+			return 0;
+		if ((needs = strstr(line, " needs promise ")) == NULL ||
+		    needs > end)
+			return 0;
+		needs = strstr(needs, word);
+		return needs != NULL && needs < end;
+	}
+	return 0;
+}
+
+#define ck_assert_pledge_violation(o, call, word) do { \
+	ck_assert_signal(o, SIGSYS); \
+	ck_assert_msg(pledge_reported((o).err, (call), (word)), \
+	    "report should name %s and promise %s: %s", (call), (word), \
+	    (o).err); \
+} while (0)
+
+static char	 dir[256];		/* a fresh directory per case */
+
+static void
+make_dir(void)
+{
+	snprintf(dir, sizeof(dir), "%s/pledge.XXXXXX", h_tmpdir());
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static const char *
+in_dir(const char *name)
+{
+	static char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return path;
+}
+
+static int
+touch(const char *name)
+{
+	int fd = open(in_dir(name), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	if (fd == -1)
+		return -1;
+	return close(fd);
+}
+
+/* The rules of the call. */
+
+static int
+body_rules(void *arg)
+{
+	(void)arg;
+	if (pledge(NULL, NULL) != 0)
+		return 1;
+	errno = 0;
+	if (pledge("stdio bogus", NULL) != -1 || errno != EINVAL)
+		return 2;
+	if (pledge("stdio", "stdio bogus") != -1 || errno != EINVAL)
+		return 3;
+	if (pledge("Stdio", NULL) != -1 || errno != EINVAL)
+		return 4;		/* case matters, as on OpenBSD */
+	/* nothing was installed: a path still opens */
+	if (open("/etc/hostname", O_RDONLY) == -1 && errno == ENOSYS)
+		return 5;
+	if (pledge("  stdio\trpath  ", NULL) != 0)
+		return 6;
+	if (pledge("stdio rpath", NULL) != 0)
+		return 7;		/* the same again */
+	errno = 0;
+	if (pledge("stdio rpath wpath", NULL) != -1 || errno != EPERM)
+		return 8;
+	if (pledge(NULL, "stdio") != 0)
+		return 9;
+	errno = 0;
+	if (pledge(NULL, "stdio rpath") != -1 || errno != EPERM)
+		return 10;		/* execpromises only narrow too */
+	if (pledge("stdio", NULL) != 0)
+		return 11;
+	return 0;
+}
+
+START_TEST(test_rules)
+{
+	struct outcome o = h_run(H_NO_TAME, NULL, body_rules, NULL);
+
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
+/* Every word of pledge(2) is known, and one not held is EPERM later. */
+static int
+body_every_word(void *arg)
+{
+	char all[512] = "";
+	int i;
+
+	(void)arg;
+	for (i = 0; i < tame_npromises; i++) {
+		strcat(all, tame_promises[i].name);
+		strcat(all, " ");
+	}
+	if (pledge(all, all) != 0)
+		return 1;
+	if (pledge("stdio audio video bpf pf tape route wroute mcast ps "
+	    "vminfo disklabel drm vmm", NULL) != 0)
+		return 2;
+	if (pledge("stdio", NULL) != 0)
+		return 3;
+	errno = 0;
+	if (pledge("stdio audio", NULL) != -1 || errno != EPERM)
+		return 4;
+	return 0;
+}
+
+START_TEST(test_every_word_is_known)
+{
+	struct outcome o = h_run(H_NO_TAME, NULL, body_every_word, NULL);
+
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
+/* "" leaves _exit only: any other call dies, without a line. */
+static int
+body_empty(void *arg)
+{
+	(void)arg;
+	if (pledge("", NULL) != 0)
+		return 1;
+	if (*(int *)arg)
+		syscall(SYS_getpid);
+	syscall(SYS_exit_group, 7);
+	return 2;
+}
+
+START_TEST(test_empty_leaves_exit)
+{
+	int call = 0;
+	struct outcome o = h_run(H_NO_TAME, NULL, body_empty, &call);
+
+	ck_assert_exit(o, 7);
+	call = 1;
+	o = h_run(H_NO_TAME, NULL, body_empty, &call);
+	ck_assert_signal(o, SIGSYS);
+}
+END_TEST
+
+/*
+ * Per promise: the promises a case holds, a call they allow (returns 0
+ * when it worked), and a call they do not, with the promise it needs.
+ */
+struct promise_case {
+	const char	*promises;
+	int		(*allowed)(void);
+	void		(*next)(void);
+	const char	*call, *needs;
+};
+
+static int
+ok_write(void)
+{
+	return write(2, "", 0) == 0 ? 0 : 1;
+}
+
+static void
+do_open_read(void)
+{
+	open("/etc/hostname", O_RDONLY);
+}
+
+static int
+ok_open_read(void)
+{
+	int fd = open("/etc/hostname", O_RDONLY);
+
+	return fd >= 0 ? close(fd) : 1;
+}
+
+static void
+do_open_write(void)
+{
+	open(in_dir("f"), O_WRONLY);
+}
+
+static int
+ok_open_write(void)
+{
+	int fd = open(in_dir("f"), O_WRONLY);
+
+	return fd >= 0 ? close(fd) : 1;
+}
+
+static void
+do_create(void)
+{
+	open(in_dir("new"), O_WRONLY | O_CREAT, 0644);
+}
+
+static int
+ok_create(void)
+{
+	int fd = open(in_dir("new"), O_WRONLY | O_CREAT, 0644);
+
+	return fd >= 0 ? close(fd) : 1;
+}
+
+static void
+do_mkfifo(void)
+{
+	mkfifo(in_dir("fifo"), 0600);
+}
+
+static int
+ok_mkfifo(void)
+{
+	return mkfifo(in_dir("fifo"), 0600);
+}
+
+static void
+do_chmod(void)
+{
+	chmod(in_dir("f"), 0600);
+}
+
+static int
+ok_chmod(void)
+{
+	return chmod(in_dir("f"), 0600);
+}
+
+static void
+do_chown(void)
+{
+	chown(in_dir("f"), getuid(), getgid());
+}
+
+static int
+ok_chown(void)
+{
+	return chown(in_dir("f"), getuid(), getgid());
+}
+
+static void
+do_flock(void)
+{
+	flock(0, LOCK_SH);
+}
+
+static int
+ok_flock(void)
+{
+	int fd = open("/etc/hostname", O_RDONLY), r;
+
+	if (fd == -1)
+		return 1;
+	r = flock(fd, LOCK_SH);
+	close(fd);
+	return r;
+}
+
+static void
+do_inet(void)
+{
+	socket(AF_INET, SOCK_DGRAM, 0);
+}
+
+static int
+ok_inet(void)
+{
+	int s = socket(AF_INET, SOCK_DGRAM, 0);
+
+	return s >= 0 ? close(s) : 1;
+}
+
+static void
+do_unix(void)
+{
+	socket(AF_UNIX, SOCK_STREAM, 0);
+}
+
+static int
+ok_unix(void)
+{
+	int s = socket(AF_UNIX, SOCK_STREAM, 0);
+
+	return s >= 0 ? close(s) : 1;
+}
+
+static void
+do_fork(void)
+{
+	syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
+}
+
+static int
+ok_fork_wait(void)
+{
+	int st;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(3);
+	if (pid == -1 || waitpid(pid, &st, 0) != pid)
+		return 1;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 3 ? 0 : 1;
+}
+
+static void
+do_setuid(void)
+{
+	syscall(SYS_setresuid, -1, -1, -1);
+}
+
+static int
+ok_setuid(void)
+{
+	return (int)syscall(SYS_setresuid, -1, -1, -1);
+}
+
+static void
+do_settime(void)
+{
+	struct timespec ts = { 0, 0 };
+
+	syscall(SYS_clock_settime, CLOCK_MONOTONIC, &ts);
+}
+
+static int
+ok_settime(void)
+{
+	struct timespec ts = { 0, 0 };
+
+	/* the monotonic clock cannot be set: the kernel's EINVAL */
+	return syscall(SYS_clock_settime, CLOCK_MONOTONIC, &ts) == -1 &&
+	    errno == EINVAL ? 0 : 1;
+}
+
+static void
+do_prot_exec(void)
+{
+	mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS,
+	    -1, 0);
+}
+
+static int
+ok_prot_exec(void)
+{
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE |
+	    MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED;
+}
+
+static void
+do_exec(void)
+{
+	char *argv[] = { "true", NULL };
+
+	execve("/bin/true", argv, (char *[]){ NULL });
+}
+
+static const struct promise_case cases[] = {
+	{ "stdio", ok_write, do_open_read, "openat", "rpath" },
+	{ "stdio rpath", ok_open_read, do_open_write, "openat", "wpath" },
+	{ "stdio wpath", ok_open_write, do_create, "openat", "cpath" },
+	{ "stdio rpath wpath cpath", ok_create, do_mkfifo, "mknodat",
+	    "dpath" },
+	{ "stdio dpath", ok_mkfifo, do_chmod, "chmod", "fattr" },
+	{ "stdio fattr", ok_chmod, do_chown, "chown", "chown" },
+	{ "stdio chown", ok_chown, do_flock, "flock", "flock" },
+	{ "stdio rpath flock", ok_flock, do_inet, "socket", "inet" },
+	{ "stdio inet", ok_inet, do_unix, "socket", "unix" },
+	{ "stdio unix", ok_unix, do_fork, "clone", "proc" },
+	{ "stdio proc", ok_fork_wait, do_setuid, "setresuid", "id" },
+	{ "stdio id", ok_setuid, do_settime, "clock_settime", "settime" },
+	{ "stdio settime", ok_settime, do_prot_exec, "mmap", "prot_exec" },
+	{ "stdio prot_exec", ok_prot_exec, do_exec, "execve", "exec" },
+};
+
+static int
+case_setup(void *arg)
+{
+	(void)arg;
+	return touch("f");
+}
+
+static int
+body_case(void *arg)
+{
+	const struct promise_case *c = arg;
+
+	if (pledge(c->promises, NULL) == -1)
+		return 100;
+	if (c->allowed() != 0)
+		return 101;
+	c->next();
+	return 102;
+}
+
+START_TEST(test_each_promise)
+{
+	const struct promise_case *c = &cases[_i];
+	struct outcome o;
+
+	make_dir();
+	o = h_run(H_NO_TAME, case_setup, body_case, (void *)c);
+	ck_assert_pledge_violation(o, c->call, c->needs);
+}
+END_TEST
+
+/* exec: the image runs (under the caller's promises, for now). */
+static int
+body_exec(void *arg)
+{
+	char *argv[] = { "true", NULL };
+
+	(void)arg;
+	if (pledge("stdio rpath prot_exec exec", NULL) == -1)
+		return 100;
+	execve("/bin/true", argv, (char *[]){ NULL });
+	return 101;
+}
+
+START_TEST(test_exec_runs_the_image)
+{
+	struct outcome o = h_run(H_NO_TAME, NULL, body_exec, NULL);
+
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
+/* error: a violation fails with ENOSYS, after its line; more is ignored. */
+static int
+body_error(void *arg)
+{
+	(void)arg;
+	if (pledge("stdio error", NULL) == -1)
+		return 100;
+	if (open("/etc/hostname", O_RDONLY) != -1 || errno != ENOSYS)
+		return 1;
+	if (pledge("stdio rpath error", NULL) != 0)
+		return 2;		/* not refused: narrowed to what is held */
+	if (open("/etc/hostname", O_RDONLY) != -1 || errno != ENOSYS)
+		return 3;
+	return 0;
+}
+
+START_TEST(test_error_gives_enosys)
+{
+	struct outcome o = h_run(H_NO_TAME, NULL, body_error, NULL);
+
+	ck_assert_exit(o, 0);
+	ck_assert_msg(pledge_reported(o.err, "openat", "rpath"),
+	    "the line is still written: %s", o.err);
+	ck_assert_msg(strstr(o.err, "ENOSYS") != NULL, "%s", o.err);
+}
+END_TEST
+
+/* The name service under getpw, as tame's GETPW grants it. */
+static int
+body_getpw(void *arg)
+{
+	struct passwd *pw;
+
+	(void)arg;
+	if (pledge("stdio getpw", NULL) == -1)
+		return 100;
+	pw = getpwuid(0);
+	return pw != NULL && strcmp(pw->pw_name, "root") == 0 ? 0 : 1;
+}
+
+START_TEST(test_getpw)
+{
+	struct outcome o = h_run(H_NO_TAME, NULL, body_getpw, NULL);
+
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
+/* Descriptor passing: sendfd and recvfd, each its own promise. */
+static int
+send_fd(int sock, int fd)
+{
+	char byte = 'x', ctl[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { &byte, 1 };
+	struct msghdr m = { 0 };
+	struct cmsghdr *cm;
+
+	m.msg_iov = &iov;
+	m.msg_iovlen = 1;
+	m.msg_control = ctl;
+	m.msg_controllen = sizeof(ctl);
+	cm = CMSG_FIRSTHDR(&m);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+	return sendmsg(sock, &m, 0) == 1 ? 0 : -1;
+}
+
+static int
+body_sendfd(void *arg)
+{
+	const char *promises = arg;
+	int sv[2];
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == -1)
+		return 99;
+	if (pledge(promises, NULL) == -1)
+		return 100;
+	return send_fd(sv[0], 0) == 0 ? 0 : 1;
+}
+
+START_TEST(test_sendfd)
+{
+	struct outcome o = h_run(H_NO_TAME, NULL, body_sendfd,
+	    "stdio sendfd");
+
+	ck_assert_exit(o, 0);
+	o = h_run(H_NO_TAME, NULL, body_sendfd, "stdio recvfd");
+	ck_assert_pledge_violation(o, "sendmsg", "sendfd");
+}
+END_TEST
+
+/* A thread made before pledge() is bound by it, and so is a child. */
+static void *
+thread_open(void *arg)
+{
+	(void)arg;
+	sleep(1);
+	open("/etc/hostname", O_RDONLY);
+	return NULL;
+}
+
+static int
+body_thread(void *arg)
+{
+	pthread_t t;
+
+	(void)arg;
+	if (pthread_create(&t, NULL, thread_open, NULL) != 0)
+		return 99;
+	if (pledge("stdio", NULL) == -1)
+		return 100;
+	pthread_join(t, NULL);
+	return 1;
+}
+
+START_TEST(test_threads_are_bound)
+{
+	struct outcome o = h_run(H_NO_TAME, NULL, body_thread, NULL);
+
+	ck_assert_pledge_violation(o, "openat", "rpath");
+}
+END_TEST
+
+static int
+body_child(void *arg)
+{
+	int st;
+	pid_t pid;
+
+	(void)arg;
+	if (pledge("stdio proc", NULL) == -1)
+		return 100;
+	if ((pid = fork()) == 0) {
+		open("/etc/hostname", O_RDONLY);
+		_exit(0);
+	}
+	if (pid == -1 || waitpid(pid, &st, 0) != pid)
+		return 1;
+	return WIFSIGNALED(st) && WTERMSIG(st) == SIGSYS ? 0 : 2;
+}
+
+START_TEST(test_children_are_bound)
+{
+	struct outcome o = h_run(H_NO_TAME, NULL, body_child, NULL);
+
+	ck_assert_exit(o, 0);
+	ck_assert_msg(pledge_reported(o.err, "openat", "rpath"), "%s", o.err);
+}
+END_TEST
+
+/*
+ * tame() and pledge() narrow one state.  pledge's stdio holds wait,
+ * which tame's STDIO does not, and tame's rw holds flock, which pledge's
+ * stdio does not: each may narrow what the other left, never widen it.
+ * The line speaks the words of the last call.
+ */
+static int
+body_mixed(void *arg)
+{
+	(void)arg;
+	if (pledge("stdio rpath flock", NULL) == -1)
+		return 100;
+	if (tame(TAME_STDIO) == -1)
+		return 1;
+	errno = 0;
+	if (pledge("stdio", NULL) != -1 || errno != EPERM)
+		return 2;		/* wait4: dropped by tame's stdio */
+	if (tame_flags_held() != TAME_STDIO)
+		return 3;
+	open("/etc/hostname", O_RDONLY);
+	return 4;
+}
+
+START_TEST(test_tame_and_pledge_share_one_state)
+{
+	struct outcome o = h_run(H_NO_TAME, NULL, body_mixed, NULL);
+
+	ck_assert_violation(o, "openat", "rpath");
+}
+END_TEST
+
+static int
+body_tame_first(void *arg)
+{
+	(void)arg;
+	if (tame(TAME_STDIO | TAME_RPATH) == -1)
+		return 100;
+	errno = 0;
+	if (pledge("stdio rpath", NULL) != -1 || errno != EPERM)
+		return 1;		/* wait4 is not held */
+	if (pledge("rpath", NULL) != 0)
+		return 2;
+	return 0;
+}
+
+START_TEST(test_pledge_narrows_tame)
+{
+	struct outcome o = h_run(H_NO_TAME, NULL, body_tame_first, NULL);
+
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
+static Suite *
+pledge_suite(void)
+{
+	Suite *s = suite_create("pledge");
+	TCase *tc = h_tcase(s, "pledge", 60, NULL, h_cleanup);
+
+	tcase_add_test(tc, test_rules);
+	tcase_add_test(tc, test_every_word_is_known);
+	tcase_add_test(tc, test_empty_leaves_exit);
+	tcase_add_loop_test(tc, test_each_promise, 0,
+	    (int)(sizeof(cases) / sizeof(cases[0])));
+	tcase_add_test(tc, test_exec_runs_the_image);
+	tcase_add_test(tc, test_error_gives_enosys);
+	tcase_add_test(tc, test_getpw);
+	tcase_add_test(tc, test_sendfd);
+	tcase_add_test(tc, test_threads_are_bound);
+	tcase_add_test(tc, test_children_are_bound);
+	tcase_add_test(tc, test_tame_and_pledge_share_one_state);
+	tcase_add_test(tc, test_pledge_narrows_tame);
+	return s;
+}
+
+TAME_TEST_MAIN(pledge_suite)
