@@ -20,58 +20,16 @@
 /* What a process may still promise across exec (pledge's execpromises). */
 static tame_atoms exec_held = TAME__ATOMS;
 
-/*
- * OpenBSD separates promises with spaces; tabs and newlines are taken
- * as spaces too, as a shell-quoted list may carry them.
- */
-#define SEPARATORS	" \t\n"
-
-static tame_atoms
-promise_atoms(const char *word, size_t len)
-{
-	int i;
-
-	for (i = 0; i < tame_npromises; i++)
-		if (strlen(tame_promises[i].name) == len &&
-		    memcmp(tame_promises[i].name, word, len) == 0)
-			return tame_promises[i].atoms;
-	return 0;
-}
-
-/*
- * The atoms of a promise list, or -1 (EINVAL) for a word pledge(2)
- * does not know.  Case matters, as on OpenBSD.
- */
-static int
-parse(const char *s, tame_atoms *out)
-{
-	tame_atoms atoms = 0, a;
-	size_t len;
-
-	for (;;) {
-		s += strspn(s, SEPARATORS);
-		if (*s == '\0')
-			break;
-		len = strcspn(s, SEPARATORS);
-		if ((a = promise_atoms(s, len)) == 0) {
-			errno = EINVAL;
-			return -1;
-		}
-		atoms |= a;
-		s += len;
-	}
-	*out = atoms;
-	return 0;
-}
-
 TAME_EXPORT int
 pledge(const char *promises, const char *execpromises)
 {
 	struct tame_request rq = { 0, 0, 1 };
 	tame_atoms want = 0, exec_want = 0;
 
-	if ((promises != NULL && parse(promises, &want) == -1) ||
-	    (execpromises != NULL && parse(execpromises, &exec_want) == -1))
+	if ((promises != NULL &&
+	    tame__promises_parse(promises, &want, NULL) == -1) ||
+	    (execpromises != NULL &&
+	    tame__promises_parse(execpromises, &exec_want, NULL) == -1))
 		return -1;
 	if (execpromises != NULL) {
 		if (exec_want & ~exec_held) {

@@ -42,6 +42,9 @@ struct tame_request {
  */
 int	tame__narrow(const struct tame_request *rq);
 
+/* pledge's promise list to atoms; -1 (EINVAL, *bad at the word) if unknown. */
+int	tame__promises_parse(const char *s, tame_atoms *out, const char **bad);
+
 /*
  * Whether the first tame() of want looks for an AF_UNIX socket, to leave
  * the message calls unchecked (state NOUNIX) when there is none: where

@@ -5,6 +5,7 @@
  * process as tame-exec asked:
  *
  *  - -f: with TAME_EXEC_FLAGS, which it removes, and LD_PRELOAD too;
+ *    -p: the same, with TAME_EXEC_PLEDGE's promises given to pledge();
  *  - --profile: TAME_EXEC_PROFILE names a profile; a program it lists
  *    is tamed with its line's flags, any other runs as it would, and
  *    both variables stay, for every program the process starts;
@@ -27,6 +28,7 @@
 #include <unistd.h>
 
 #include "preload.h"
+#include "pledge.h"
 #include "profile.h"
 #include "tame.h"
 
@@ -67,6 +69,19 @@ tame_preload(void)
 	if ((t = getenv("TAME_EXEC_LOAD")) != NULL) {
 		load_modules(t, ":");
 		unsetenv("TAME_EXEC_LOAD");
+	}
+	if ((t = getenv("TAME_EXEC_PLEDGE")) != NULL) {
+		char promises[1024];
+
+		/* the variable goes, so that a child sees the environment */
+		snprintf(promises, sizeof(promises), "%s", t);
+		unsetenv("TAME_EXEC_PLEDGE");
+		if (pledge(promises, NULL) == -1) {
+			fprintf(stderr, "tame-exec: pledge: %s\n",
+			    strerror(errno));
+			_exit(1);
+		}
+		return;
 	}
 	if (tame((int)flags) == -1) {
 		fprintf(stderr, "tame-exec: tame: %s\n", strerror(errno));

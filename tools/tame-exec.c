@@ -58,7 +58,9 @@ main(int argc, char *argv[])
 	static char tameflags[32];
 	char cmd[PATH_MAX], preload[PATH_MAX];
 	const char *fstr = "stdio", *bad = NULL, *profile = NULL;
+	const char *promises = NULL;
 	char *load = NULL;
+	tame_atoms atoms;
 	int flags, i, checking = 0, fset = 0;
 
 	for (i = 1; i < argc; i++) {
@@ -74,6 +76,13 @@ main(int argc, char *argv[])
 			}
 			fstr = argv[++i];
 			fset = 1;
+		} else if (strcmp(argv[i], "-p") == 0 && i + 1 < argc) {
+			if (promises != NULL) {
+				warnx("-p given twice: give one list, as "
+				    "-p \"stdio rpath\"");
+				usage();
+			}
+			promises = argv[++i];
 		} else if ((strcmp(argv[i], "-l") == 0 ||
 		    strcmp(argv[i], "--load") == 0) && i + 1 < argc)
 			load = add_module(load, argv[++i]);
@@ -95,6 +104,7 @@ main(int argc, char *argv[])
 		else if (argv[i][0] == '-') {
 			warnx("%s: %s", argv[i], i + 1 >= argc &&
 			    (strcmp(argv[i], "-f") == 0 ||
+			    strcmp(argv[i], "-p") == 0 ||
 			    strcmp(argv[i], "-l") == 0 ||
 			    strcmp(argv[i], "--load") == 0 ||
 			    strcmp(argv[i], "--profile") == 0 ||
@@ -114,6 +124,18 @@ main(int argc, char *argv[])
 	}
 	if (checking && load != NULL) {
 		warnx("-l loads modules into a command: --check runs none");
+		usage();
+	}
+	if (promises != NULL && (fset || profile != NULL || checking)) {
+		warnx("-p gives pledge's promises: it cannot go with %s",
+		    fset ? "-f, tame's flags" : profile != NULL ? "--profile" :
+		    "--check");
+		usage();
+	}
+	if (promises != NULL &&
+	    tame__promises_parse(promises, &atoms, &bad) == -1) {
+		warnx("unknown promise \"%.*s\" (pledge(3) lists them)",
+		    (int)strcspn(bad, " \t\n"), bad);
 		usage();
 	}
 	if (profile != NULL)
@@ -139,6 +161,9 @@ main(int argc, char *argv[])
 
 	snprintf(tameflags, sizeof(tameflags), "TAME_EXEC_FLAGS=%#x", flags);
 	set_environment(preload, tameflags, 0);
+	/* -p: the shim pledges these instead (the flags stay its check) */
+	if (promises != NULL && setenv("TAME_EXEC_PLEDGE", promises, 1) == -1)
+		err(1, "setenv");
 	if (load != NULL && setenv("TAME_EXEC_LOAD", load, 1) == -1)
 		err(1, "setenv");
 	/* a setuid CMD must not gain privilege, or glibc drops the preload */
@@ -318,6 +343,8 @@ usage_to(FILE *f)
 {
 	fprintf(f, "usage: tame-exec [-f flags] [-l module ...] [--] "
 	    "command [arg ...]\n"
+	    "       tame-exec -p promises [-l module ...] [--] command "
+	    "[arg ...]\n"
 	    "       tame-exec --profile file [--] command [arg ...]\n"
 	    "       tame-exec [-f flags] --check | -V | --version | --help\n"
 	    "       tame-exec --dump-bpf | --dump-bpf-raw flags\n");
@@ -343,6 +370,10 @@ help(void)
 	    "                   malloc rw stdio rpath wpath cpath tmppath "
 	    "inet unix\n"
 	    "                   dnspath getpw cmsg ioctl proc\n"
+	    "  -p promises      pledge's promises instead, spaces between "
+	    "(\"stdio rpath\");\n"
+	    "                   the shim calls pledge(promises, NULL): "
+	    "see pledge(3)\n"
 	    "  -l, --load module\n"
 	    "                   a shared object command loads on demand "
 	    "(a gconv\n"

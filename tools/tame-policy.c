@@ -8,6 +8,7 @@
  * that contains a colon is "label: name, name, ..." and nothing else;
  * prose in an entry never contains a colon.
  */
+#include <ctype.h>
 #include <err.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #define WRAP	72		/* text line length for the lists */
 
 static void	print_mdoc(void);
+static void	print_pledge_mdoc(void);
 static void	print_tsv(void);
 
 int
@@ -24,10 +26,13 @@ main(int argc, char *argv[])
 {
 	if (argc == 2 && strcmp(argv[1], "--mdoc") == 0)
 		print_mdoc();
+	else if (argc == 2 && strcmp(argv[1], "--pledge-mdoc") == 0)
+		print_pledge_mdoc();
 	else if (argc == 2 && strcmp(argv[1], "--tsv") == 0)
 		print_tsv();
 	else {
-		fprintf(stderr, "usage: tame-policy --mdoc | --tsv\n");
+		fprintf(stderr, "usage: tame-policy --mdoc | --pledge-mdoc | "
+		    "--tsv\n");
 		return 2;
 	}
 	if (fflush(stdout) == EOF || ferror(stdout))
@@ -669,4 +674,56 @@ print_mdoc(void)
 	    ".Xr tame-audit 1\n"
 	    "quotes for a run that makes one.\n");
 	print_rows(TA_DENY);
+}
+
+/*
+ * pledge(3)'s list of promises: per promise what it is for, what it
+ * grants on Linux where that differs from OpenBSD, the calls its rows
+ * let through (an asterisk: only with some arguments, or checked in the
+ * handler), and the paths it grants.  The same table as tame(3)'s.
+ */
+static void
+print_pledge_mdoc(void)
+{
+	const struct tame_promise *p;
+	const struct tame_rule *r;
+	struct list l;
+	int i, j, k, any, seen, star;
+
+	printf(".Bl -tag -width Ds\n");
+	for (i = 0; i < tame_npromises; i++) {
+		p = &tame_promises[i];
+		printf(".It Sy %s\n%c%s.\n", p->name,
+		    toupper((unsigned char)p->what[0]), p->what + 1);
+		if (p->here[0] != '\0')
+			printf("On Linux: %s.\n", p->here);
+		any = 0;
+		for (j = 0; j < tame_nrules; j++) {
+			r = &tame_rules[j];
+			if (!(r->any & p->atoms) || r->action == TA_DENY ||
+			    r->action == TA_ERRNO)
+				continue;
+			for (seen = 0, k = 0; k < j && !seen; k++)
+				seen = tame_rules[k].nr == r->nr &&
+				    (tame_rules[k].any & p->atoms) &&
+				    tame_rules[k].action != TA_DENY &&
+				    tame_rules[k].action != TA_ERRNO;
+			if (seen)
+				continue;
+			for (star = r->action == TA_EMULATE, k = 0;
+			    k < TAME_MAXCOND; k++)
+				if (r->cond[k].op != TC_END &&
+				    r->cond[k].op != TC_GATE)
+					star = 1;
+			if (!any++)
+				list_begin(&l, "Allows");
+			list_add(&l, r->name, star);
+		}
+		if (any)
+			list_end(&l);
+		print_paths(p->atoms, TL_READ, "Reads");
+		print_paths(p->atoms, TL_FULL, "Reads, writes, creates and "
+		    "removes beneath");
+	}
+	printf(".El\n");
 }

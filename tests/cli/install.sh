@@ -19,6 +19,8 @@ grep -q '^prefix=/usr/local$' "$dir/stage/usr/local/lib/pkgconfig/libtame.pc" ||
 P=$dir/prefix
 for f in include/tame.h lib/libtame.a lib/libtame.so lib/libtame.so.0 \
     lib/pkgconfig/libtame.pc lib/tame/libtame-preload.so bin/tame-exec \
+    include/tame/pledge.h lib/pkgconfig/libtame-pledge.pc \
+    share/man/man3/pledge.3 \
     bin/tame-audit share/man/man3/tame.3 share/man/man1/tame-exec.1 \
     share/man/man1/tame-audit.1 share/tame/tame-audit.schema.json; do
 	[ -e "$P/$f" ] || no "missing $f"
@@ -49,7 +51,8 @@ make -s install PREFIX="$dir/prefix" >/dev/null || no "make install again failed
     libtame.so.0 ] || no "soname is not libtame.so.0"
 # only the public API is exported
 extra=$(nm -D --defined-only "$P/lib/libtame.so" | awk '$2 == "T" { sub(/@.*/, "", $3); print $3 }' |
-    grep -v '^tame\(_flags_held\|_flags_parse\|_flags_name\|_flag_name\|_landlock_abi\|_flags_unconfined\|_version\)\?$')
+    grep -v '^tame\(_flags_held\|_flags_parse\|_flags_name\|_flag_name\|_landlock_abi\|_flags_unconfined\|_version\)\?$' |
+    grep -v '^pledge$')
 [ -z "$extra" ] || no "exported beyond the API: $extra"
 
 cat > "$dir/prog.c" <<'PROG'
@@ -97,5 +100,57 @@ cc "$dir/prog.c" -o "$dir/prog-static" -static \
     $(pkg-config --static --cflags --libs libtame) 2>/dev/null &&
     { "$dir/prog-static" >/dev/null 2>&1; [ $? -eq 159 ] ||
     no "static consumer did not die of SIGSYS"; }
+
+# pledge() as code written for OpenBSD finds it.  The autoconf way
+# (AC_CHECK_FUNCS([pledge]) with LIBS=-ltame): a link of its own
+# prototype.  mandoc's and lowdown's way: compile and run a probe that
+# pledges "stdio" and exits normally.  And code that includes only
+# <unistd.h>, under #ifdef HAVE_PLEDGE, built with libtame-pledge's
+# flags (-include of the header; GCC 12 and 14 both refuse an
+# undeclared call with -Werror=implicit-function-declaration).
+cat > "$dir/conftest.c" <<'PROG'
+char pledge(void);
+int main(void) { return pledge(); }
+PROG
+# shellcheck disable=SC2046
+cc "$dir/conftest.c" -o "$dir/conftest" $(pkg-config --libs libtame) \
+    -Wl,-rpath,"$P/lib" || no "AC_CHECK_FUNCS([pledge])'s link failed"
+cat > "$dir/probe.c" <<'PROG'
+#include <unistd.h>
+int main(void) { return pledge("stdio", NULL) == -1; }
+PROG
+# shellcheck disable=SC2046
+{ cc $san -Werror=implicit-function-declaration "$dir/probe.c" \
+    -o "$dir/probe" $(pkg-config --cflags --libs libtame-pledge) \
+    -Wl,-rpath,"$P/lib" && "$dir/probe"; } ||
+    no "a pledge probe (mandoc's, lowdown's) did not build and exit 0"
+cat > "$dir/pledged.c" <<'PROG'
+#include <stdio.h>
+#include <unistd.h>
+int
+main(void)
+{
+#ifdef HAVE_PLEDGE
+	if (pledge("stdio rpath", NULL) == -1) {
+		perror("pledge");
+		return 1;
+	}
+#endif
+	printf("pledged\n");
+	fflush(stdout);
+	unlink("/nonexistent");		/* needs cpath: dies */
+	return 0;
+}
+PROG
+# shellcheck disable=SC2046
+cc $san -Werror=implicit-function-declaration "$dir/pledged.c" \
+    -o "$dir/pledged" $(pkg-config --cflags --libs libtame-pledge) \
+    -Wl,-rpath,"$P/lib" || no "<unistd.h>-only pledge code did not build"
+out=$("$dir/pledged" 2>"$dir/err")
+status=$?
+[ "$out" = pledged ] && [ $status -eq 159 ] ||
+    no "pledged program: '$out', status $status, expected 159"
+grep -q '^pledged\[[0-9]*\]: pledge: unlink.* needs promise cpath' \
+    "$dir/err" || no "pledge's line was '$(cat "$dir/err")'"
 cd "$top" || exit 1
 exit $fail
