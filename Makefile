@@ -66,7 +66,7 @@ ifneq ($(MULTIARCH),)
 override CPPFLAGS += -DTAME_MULTIARCH='"$(MULTIARCH)"'
 endif
 
-LIB_SRCS	= lib/policy.c lib/match.c lib/pledge.c lib/promises.c lib/sysnames.c lib/compile.c \
+LIB_SRCS	= lib/policy.c lib/match.c lib/pledge.c lib/promises.c lib/images.c lib/sysnames.c lib/compile.c \
 		  lib/paths.c lib/describe.c lib/usercopy.c lib/emulate.c \
 		  lib/cmsg.c lib/handler.c lib/verdict.c \
 		  lib/bpf_run.c lib/gate.c lib/report.c lib/landlock.c \

@@ -24,6 +24,7 @@
  * can narrow again after MALLOC is gone.
  */
 #include <sys/types.h>
+#include <asm/unistd.h>		/* the kernel's numbers, as policy.c */
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -277,6 +278,43 @@ leaf_asks_self(const struct leaf *l)
  * pool.  Trailing rows whose answer equals the fallback change nothing
  * and go.
  */
+/*
+ * A trap's answer where no handler will take it: an image exec'd under
+ * execpromises, whose SIGSYS is the kernel's default.  What the trap
+ * guards is moot there (SIGSYS in signal masks, the message checks'
+ * first AF_UNIX socket, code that moves), or falls back (statx, fstat
+ * through its own row), or cannot be checked and is refused with
+ * EACCES, as paths are where nothing can confine them.
+ */
+static uint32_t
+no_handler_ret(const struct tame_rule *r)
+{
+	switch (r->nr) {
+	case __NR_rt_sigaction:
+	case __NR_rt_sigprocmask:
+	case __NR_socket:
+	case __NR_socketpair:
+	case __NR_mremap:
+		return SECCOMP_RET_ALLOW;
+	case __NR_statx:
+		return SECCOMP_RET_ERRNO | ENOSYS;
+	case __NR_newfstatat:
+		/* fstat(): the row that asks for AT_EMPTY_PATH */
+		if (r->cond[0].op == TC_IN && r->cond[0].arg == 3)
+			return SECCOMP_RET_ALLOW;
+		break;
+	}
+	return SECCOMP_RET_ERRNO | EACCES;
+}
+
+static uint32_t
+row_ret(const struct tame_rule *r, const struct tame_target *t)
+{
+	if (t->no_handler && r->action == TA_EMULATE)
+		return no_handler_ret(r);
+	return tame_rule_ret(r, t->held, t->landlock_ok);
+}
+
 static void
 leaf_build(struct leaf *l, int lo, int hi, const struct tame_target *t)
 {
@@ -292,7 +330,7 @@ leaf_build(struct leaf *l, int lo, int hi, const struct tame_target *t)
 		    (t->pid <= 0 && row_asks_self(r)))
 			continue;
 		if (r->cond[0].op == TC_END) {
-			l->fallback = tame_rule_ret(r, t->held, t->landlock_ok);
+			l->fallback = row_ret(r, t);
 			break;
 		}
 		for (j = l->first; j < w->npool &&
@@ -301,8 +339,7 @@ leaf_build(struct leaf *l, int lo, int hi, const struct tame_target *t)
 		if (j < w->npool)
 			continue;	/* an earlier row takes all its calls */
 		w->pool[w->npool].row = w->by_nr[i];
-		w->pool[w->npool++].ret = tame_rule_ret(r, t->held,
-		    t->landlock_ok);
+		w->pool[w->npool++].ret = row_ret(r, t);
 		l->nrows++;
 	}
 	while (l->nrows > 0 &&

@@ -67,6 +67,20 @@ extern const int			tame__nprecompiled;
 extern const struct sock_filter		tame__precompiled_insn[];
 extern const struct tame_reloc		tame__precompiled_reloc[];
 
+/*
+ * The pledged image's code (images.c): executable ranges, each within
+ * one 4 GiB window, that calls from the image pledge() was called in
+ * come from.
+ */
+#define TAME_MAXIMAGES	128
+
+struct tame_images {
+	int		 n;
+	struct {
+		uint64_t lo, hi;
+	}		 r[TAME_MAXIMAGES];
+};
+
 /* Everything that decides what one compiled filter does. */
 struct tame_target {
 	tame_atoms	 held;		/* expanded flags (tame_expand) */
@@ -76,6 +90,16 @@ struct tame_target {
 					   after a filter that relied on it) */
 	int		 pid;		/* the process it is for (TC_SELF
 					   rows); 0: those rows never match */
+	/*
+	 * With pledge's exec held: calls from outside images are an
+	 * exec'd image's, allowed (exec_null) or judged by exec_held.
+	 */
+	const struct tame_images *images;
+	tame_atoms	 exec_held;
+	int		 exec_null;
+	int		 no_handler;	/* for an image without libtame's
+					   SIGSYS handler (images.c): no
+					   trap may be answered by it */
 };
 
 /*
@@ -88,6 +112,14 @@ struct tame_target {
  * not fit.
  */
 int	tame_compile(const struct tame_target *next,
+	    const struct tame_target *prev, uint64_t gate,
+	    struct tame_prog *out);
+
+/*
+ * tame_compile() for a target with images: the filter also judges the
+ * calls of the images the process execs (images.c).
+ */
+int	tame__images_compile(const struct tame_target *next,
 	    const struct tame_target *prev, uint64_t gate,
 	    struct tame_prog *out);
 

@@ -371,6 +371,25 @@ signal_call(struct tame_call *c, long *ret)
 	return 0;
 }
 
+/*
+ * mremap with pledge's exec held: memory that holds none of the pledged
+ * image's code may move, as under MALLOC alone (realloc's big blocks);
+ * code may not, or calls made from where it went would pass for an
+ * exec'd image's (images.c).  Made from the gate, which a row allows.
+ */
+static int
+mremap_call(struct tame_call *c, long *ret)
+{
+	if (tame__images_meet(&tame__images, c->a[0], c->a[1])) {
+		c->detail = "moving the pledged image's code";
+		c->need = 0;
+		return -1;
+	}
+	*ret = tame__gate(SYS_mremap, (long)c->a[0], (long)c->a[1],
+	    (long)c->a[2], (long)c->a[3], (long)c->a[4], 0);
+	return 0;
+}
+
 /* set/remove xattr, by path, link or descriptor: the name is checked. */
 static int
 xattr_call(struct tame_call *c, long *ret)
@@ -473,6 +492,8 @@ tame__emulate(tame_atoms held, struct tame_call *c, long *ret)
 		return statx_call(held, c, ret);
 	case SYS_tkill:
 		return signal_call(c, ret);
+	case SYS_mremap:
+		return mremap_call(c, ret);
 	case SYS_setxattr:
 	case SYS_lsetxattr:
 	case SYS_fsetxattr:

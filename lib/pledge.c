@@ -17,13 +17,11 @@
 #include "tame.h"
 #include "tame_int.h"
 
-/* What a process may still promise across exec (pledge's execpromises). */
-static tame_atoms exec_held = TAME__ATOMS;
-
 TAME_EXPORT int
 pledge(const char *promises, const char *execpromises)
 {
-	struct tame_request rq = { 0, 0, 1 };
+	struct tame_request rq = { 0, 0, 1, tame__state.exec_null,
+	    tame__state.exec_held, 0 };
 	tame_atoms want = 0, exec_want = 0;
 
 	if ((promises != NULL &&
@@ -32,21 +30,38 @@ pledge(const char *promises, const char *execpromises)
 	    tame__promises_parse(execpromises, &exec_want, NULL) == -1))
 		return -1;
 	if (execpromises != NULL) {
-		if (exec_want & ~exec_held) {
-			errno = EPERM;
+		exec_want = (exec_want != 0 ? exec_want | TAME__BASE : 0) |
+		    TAME__ALWAYS;
+		if (exec_want & ~tame__state.exec_held) {
+			errno = EPERM;	/* execpromises only narrow too */
 			return -1;
 		}
+		rq.exec_changed = tame__state.exec_null ||
+		    exec_want != tame__state.exec_held;
+		rq.exec_null = 0;
+		rq.exec_held = exec_want;
 	}
-	if (promises != NULL) {
+	if (promises == NULL)
+		want = tame__state.held & ~TAME__STATE;
+	else {
 		/* error: more is not refused, only not given (pledge(2)) */
 		if (tame__state.held & TAME__ERROR)
 			want &= tame__state.held;
 		/* the base set goes with any promise; "" keeps _exit only */
-		rq.want = (want != 0 ? want | TAME__BASE : 0) | TAME__ALWAYS;
-		if (tame__narrow(&rq) == -1)
-			return -1;
+		want = (want != 0 ? want | TAME__BASE : 0) | TAME__ALWAYS;
 	}
-	if (execpromises != NULL)
-		exec_held = exec_want;
-	return 0;
+	/*
+	 * Before any filter, execpromises alone change nothing yet: they
+	 * are kept for the first pledge() that holds exec.
+	 */
+	if (promises == NULL && (!tame__state.tamed ||
+	    !(tame__state.held & TAME__EXEC))) {
+		tame__state.exec_null = rq.exec_null;
+		tame__state.exec_held = rq.exec_held;
+		return 0;
+	}
+	if (promises == NULL && !rq.exec_changed)
+		return 0;
+	rq.want = want;
+	return tame__narrow(&rq);
 }

@@ -381,6 +381,15 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(mprotect), MALLOC, .cond = { IN(2, PROT_EXEC, 0) },
 	    .why = WHY_MEM },
 	{ SYS(munmap), MALLOC, .why = WHY_MEM },
+	/*
+	 * With pledge's exec, calls are told from an exec'd image's by
+	 * where they come from (images.c): the pledged image's code must
+	 * stay where it was.  The handler refuses moving it.
+	 */
+	{ SYS(mremap), MALLOC, TAME__EXEC, .cond = { FROM_LIBTAME },
+	    .why = "a move the handler checked" },
+	{ SYS(mremap), MALLOC, TAME__EXEC, .action = TA_EMULATE,
+	    .why = "with exec, code never moves: checked in the handler" },
 	{ SYS(mremap), MALLOC, .why = WHY_MEM },
 	{ SYS(madvise), MALLOC, .why = WHY_MEM },
 	{ SYS(getrandom), MALLOC, .why = "malloc seeds its tcache key" },
@@ -883,7 +892,8 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(execve), TAME__EXEC, .why = "pledge's exec: run another image" },
 #ifdef __NR_arch_prctl
 	/* the new image's loader sets its thread pointer on x86-64 */
-	{ SYS(arch_prctl), TAME__EXEC, .cond = { IN(0, ALL32, ARCH_SET_FS) },
+	{ SYS(arch_prctl), TAME__EXEC | TAME__LOADER,
+	    .cond = { IN(0, ALL32, ARCH_SET_FS) },
 	    .why = "a new image's thread pointer" },
 #endif
 	{ SYS(execveat), TAME__EXEC,
@@ -1040,8 +1050,8 @@ const struct tame_promise tame_promises[] = {
 	    "nothing: no tape ioctl is allowed yet" },
 	{ "tty", IOCTL, "terminal ioctls", "" },
 	{ "proc", PROC, "fork, signal others, process groups", "" },
-	{ "exec", TAME__EXEC, "execve",
-	    "the new image keeps the caller's promises (execpromises: to come)" },
+	{ "exec", TAME__EXEC, "execve: the new image runs under execpromises",
+	    "not with prot_exec (ENOTSUP); see CAVEATS" },
 	{ "prot_exec", TAME__PROT_EXEC, "executable mappings", "" },
 	{ "settime", TAME__SETTIME, "set the clock", "" },
 	{ "ps", TAME__PS, "inspect other processes",

@@ -62,6 +62,12 @@ typedef uint64_t tame_atoms;
  * killing.  A mode the filter's fallback reads, not a row's key.
  */
 #define TAME__ERROR	((tame_atoms)1 << 37)
+/*
+ * Not a promise: what the filter grants an image exec'd under
+ * execpromises before any code of its own runs (its loader's calls;
+ * images.c adds it to the execpromises' atoms).
+ */
+#define TAME__LOADER	((tame_atoms)1 << 38)
 /* Every atom: what a process holds before its first tame() or pledge(). */
 #define TAME__ATOMS	(((tame_atoms)1 << 38) - 1)
 

@@ -43,8 +43,11 @@ int
 tame_compile_fast(const struct tame_target *next,
     const struct tame_target *prev, uint64_t gate, struct tame_prog *out)
 {
-	const struct tame_precompiled *pc = tame_precompiled_find(next, prev);
+	const struct tame_precompiled *pc;
 
+	if (next->images != NULL)
+		return tame__images_compile(next, prev, gate, out);
+	pc = tame_precompiled_find(next, prev);
 	if (pc == NULL)
 		return tame_compile(next, prev, gate, out);
 	out->len = pc->len;

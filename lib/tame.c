@@ -26,7 +26,43 @@
 struct tame_state tame__state = {
 	.held = TAME__ATOMS | TAME__BASE | TAME__ALWAYS,
 	.landlock_ok = 1,
+	.exec_null = 1,
+	.exec_held = TAME__ATOMS | TAME__BASE | TAME__ALWAYS,
 };
+
+/* The pledged image's code, once exec is held (images.c). */
+struct tame_images tame__images;
+static int images_taken;
+
+/*
+ * Where exec is held, the filter tells the image that pledged from the
+ * images it execs (images.c): it needs the ranges of this image's code.
+ * Fills t's part; 0, or -1 with errno.
+ */
+static int
+exec_target(struct tame_target *t, const struct tame_request *rq)
+{
+	t->images = NULL;
+	if (!(t->held & TAME__EXEC))
+		return 0;
+	/*
+	 * With prot_exec the pledged image could make code anywhere, and
+	 * its calls from there would pass for an exec'd image's.
+	 */
+	if (t->held & TAME__PROT_EXEC) {
+		errno = ENOTSUP;
+		return -1;
+	}
+	if (!images_taken) {
+		if (tame__images_snapshot(&tame__images) == -1)
+			return -1;
+		images_taken = 1;
+	}
+	t->images = &tame__images;
+	t->exec_null = rq->exec_null;
+	t->exec_held = rq->exec_held;
+	return 0;
+}
 
 static struct tame_prog prog;		/* static: no malloc after MALLOC */
 static int lock;			/* the holder's thread id, or 0 */
@@ -213,6 +249,7 @@ narrow_locked(const struct tame_request *rq)
 	sigset_t sigsys;
 	int ruleset = -1, domain_only = 0, r, saved;
 	int nonzero = (rq->want & ~TAME__ALWAYS) != 0;
+	int whole = rq->exec_changed && (rq->want & TAME__EXEC);
 	tame_atoms want = rq->want;
 	tame_atoms held = current_held();
 
@@ -220,7 +257,8 @@ narrow_locked(const struct tame_request *rq)
 		errno = EPERM;		/* only reductions */
 		return -1;
 	}
-	if (tame__state.tamed && want == (held & ~TAME__STATE)) {
+	if (tame__state.tamed && want == (held & ~TAME__STATE) &&
+	    !rq->exec_changed) {
 		audit_marker(rq);	/* nothing narrows: nothing new */
 		tame__state.pledged = rq->pledged;
 		return 0;
@@ -244,9 +282,19 @@ narrow_locked(const struct tame_request *rq)
 	want = with_state(want, held);
 	next.held = want;
 	next.landlock_ok = 1;
+	if (exec_target(&next, rq) == -1)
+		return -1;
 	/* an older filter without PROC was made here too: no fork since */
 	next.pid = prev.pid = (int)tame__gate(SYS_getpid, 0, 0, 0, 0, 0, 0);
-	if (tame__landlock_needed(want) && !tame__landlock_is_current(want)) {
+	if (next.images != NULL) {
+		/*
+		 * pledge's exec: a Landlock layer would bind the images it
+		 * execs too, which execpromises judge alone (NULL: not at
+		 * all).  Paths are the handler's, as without Landlock.
+		 */
+		next.landlock_ok = 0;
+	} else if (tame__landlock_needed(want) &&
+	    !tame__landlock_is_current(want)) {
 		/*
 		 * A layer binds only this thread and its later threads.
 		 * Asked here, after tame__warm() ran the name services,
@@ -282,8 +330,10 @@ narrow_locked(const struct tame_request *rq)
 		tame__paths_resolve(want);
 	prev.held = held;
 	prev.landlock_ok = tame__state.landlock_ok;
-	if (tame_compile_fast(&next, tame__state.tamed ? &prev : NULL,
-	    tame__gate_ip(), &prog) == -1)
+	prev.images = NULL;
+	/* new execpromises: a whole filter, stacked on the older ones */
+	if (tame_compile_fast(&next, tame__state.tamed && !whole ? &prev :
+	    NULL, tame__gate_ip(), &prog) == -1)
 		goto fail;
 
 	/*
@@ -329,8 +379,9 @@ narrow_locked(const struct tame_request *rq)
 			    tame__state.landlock_ok != 0 ? 2 : 0;
 			if (!tame__state.tamed)
 				tame__paths_resolve(want);
-			if (tame_compile(&next, tame__state.tamed ? &prev :
-			    NULL, tame__gate_ip(), &prog) == -1)
+			if (tame_compile_fast(&next, tame__state.tamed &&
+			    !whole ? &prev : NULL, tame__gate_ip(),
+			    &prog) == -1)
 				goto restore;
 		}
 	}
@@ -339,6 +390,8 @@ narrow_locked(const struct tame_request *rq)
 		goto restore;
 	tame__state.held = want;
 	tame__state.pledged = rq->pledged;
+	tame__state.exec_null = rq->exec_null;
+	tame__state.exec_held = rq->exec_held;
 	tame__state.landlock_ok = next.landlock_ok;
 	tame__state.tamed = 1;
 	return 0;
@@ -382,7 +435,12 @@ tame__unix_checks_on(void)
 		next.landlock_ok = prev.landlock_ok;
 		next.pid = prev.pid = (int)tame__gate(SYS_getpid, 0, 0, 0, 0,
 		    0, 0);
-		if (tame_compile(&next, &prev, tame__gate_ip(), &prog) == -1 ||
+		next.images = held & TAME__EXEC ? &tame__images : NULL;
+		next.exec_null = tame__state.exec_null;
+		next.exec_held = tame__state.exec_held;
+		prev.images = NULL;
+		if (tame_compile_fast(&next, &prev, tame__gate_ip(), &prog) ==
+		    -1 ||
 		    install() == -1)
 			r = -errno;
 		else
@@ -415,7 +473,7 @@ tame(int flags)
 		return -1;
 	}
 	return tame__narrow(&(struct tame_request){ tame_expand(flags),
-	    flags, 0 });
+	    flags, 0, tame__state.exec_null, tame__state.exec_held, 0 });
 }
 
 /*

@@ -19,6 +19,8 @@ struct tame_state {
 	int	tamed;		/* a filter is in place (or permissive) */
 	int	pledged;	/* the last narrowing was pledge(): the
 				   violation line speaks in promises */
+	int	exec_null;	/* pledge's execpromises: not given (1), */
+	tame_atoms exec_held;	/* or these, with BASE and ALWAYS */
 	int	permissive;	/* TAME_AUDIT under a tracer: 1 permissive,
 				   2 permissive-cold (no warming) */
 	int	landlock_ok;	/* what the newest filter was compiled with */
@@ -34,6 +36,10 @@ struct tame_request {
 	tame_atoms	 want;		/* expanded: BASE and ALWAYS in */
 	int		 flags;		/* tame()'s, for its marker */
 	int		 pledged;
+	/* pledge's execpromises after the call, and whether they change */
+	int		 exec_null;
+	tame_atoms	 exec_held;
+	int		 exec_changed;
 };
 
 /*
@@ -41,6 +47,19 @@ struct tame_request {
  * the lock tame() and the handler share.  0, or -1 with errno.
  */
 int	tame__narrow(const struct tame_request *rq);
+
+/*
+ * The pledged image's executable ranges, read once, at the first
+ * narrowing that holds pledge's exec (images.c); and whether a range
+ * of memory meets them (mremap() with exec held moves no code).
+ */
+struct tame_images;
+int	tame__images_snapshot(struct tame_images *);
+/* Add [lo, hi) to the ranges (split at 4 GiB boundaries); -1: full. */
+int	tame__images_add(struct tame_images *, uint64_t lo, uint64_t hi);
+int	tame__images_meet(const struct tame_images *, uint64_t lo,
+	    uint64_t len);
+extern struct tame_images tame__images;
 
 /* pledge's promise list to atoms; -1 (EINVAL, *bad at the word) if unknown. */
 int	tame__promises_parse(const char *s, tame_atoms *out, const char **bad);

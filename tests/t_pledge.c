@@ -24,9 +24,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/seccomp.h>
+
+#include "compile.h"
 #include "harness.h"
 #include "pledge.h"
 #include "policy.h"
+#include "tame_int.h"
 
 /* "prog[pid]: pledge: CALL ... needs promise ... WORD ..." */
 static int
@@ -139,11 +143,19 @@ body_every_word(void *arg)
 	int i;
 
 	(void)arg;
+	/* prot_exec with exec is refused (test_prot_exec_with_exec...) */
 	for (i = 0; i < tame_npromises; i++) {
 		strcat(all, tame_promises[i].name);
 		strcat(all, " ");
 	}
-	if (pledge(all, all) != 0)
+	if (pledge(NULL, all) != 0)
+		return 1;
+	for (all[0] = '\0', i = 0; i < tame_npromises; i++)
+		if (strcmp(tame_promises[i].name, "prot_exec") != 0) {
+			strcat(all, tame_promises[i].name);
+			strcat(all, " ");
+		}
+	if (pledge(all, NULL) != 0)
 		return 1;
 	if (pledge("stdio audio video bpf pf tape route wroute mcast ps "
 	    "vminfo disklabel drm vmm", NULL) != 0)
@@ -452,22 +464,219 @@ START_TEST(test_each_promise)
 }
 END_TEST
 
-/* exec: the image runs (under the caller's promises, for now). */
+/*
+ * exec: the image a pledged process execs runs under execpromises, and
+ * with NULL not pledged at all, while the process that pledged stays
+ * pledged.  The child runs argv; the parent then tries a call its
+ * promises refuse.  Returns the child's wait status.
+ */
+struct exec_case {
+	const char	*execpromises;
+	char		*argv[6];
+};
+
 static int
 body_exec(void *arg)
 {
-	char *argv[] = { "true", NULL };
+	const struct exec_case *x = arg;
+	int st;
+	pid_t pid;
 
-	(void)arg;
-	if (pledge("stdio rpath prot_exec exec", NULL) == -1)
+	int null = open("/dev/null", O_WRONLY);
+
+	if (null == -1 || pledge("stdio proc exec", x->execpromises) == -1)
 		return 100;
-	execve("/bin/true", argv, (char *[]){ NULL });
-	return 101;
+	if ((pid = fork()) == 0) {
+		dup2(null, 1);
+		execv(x->argv[0], x->argv);
+		_exit(127);
+	}
+	if (pid == -1 || waitpid(pid, &st, 0) != pid)
+		return 101;
+	dprintf(2, "child status %#x\n", (unsigned)st);
+	open("/etc/hostname", O_RDONLY);	/* the parent: still pledged */
+	return 102;
 }
 
-START_TEST(test_exec_runs_the_image)
+static int
+child_status(const char *err)
 {
-	struct outcome o = h_run(H_NO_TAME, NULL, body_exec, NULL);
+	const char *p = strstr(err, "child status ");
+	unsigned st;
+
+	return p != NULL && sscanf(p, "child status %x", &st) == 1 ?
+	    (int)st : -1;
+}
+
+START_TEST(test_exec_null_is_not_pledged)
+{
+	/* creating a file needs cpath, reading one rpath: neither held */
+	char script[1024];
+	struct exec_case x = { NULL, { "/bin/sh", "-c", script, NULL } };
+	struct outcome o;
+	struct stat st;
+
+	make_dir();
+	snprintf(script, sizeof(script), "cat /etc/hostname > /dev/null && "
+	    "echo made > %s && exec ls / > /dev/null", in_dir("made"));
+	o = h_run(H_NO_TAME, NULL, body_exec, &x);
+	ck_assert_pledge_violation(o, "openat", "rpath");
+	ck_assert_msg(child_status(o.err) == 0, "the shell ran pledged: %s",
+	    o.err);
+	ck_assert_int_eq(stat(in_dir("made"), &st), 0);
+}
+END_TEST
+
+START_TEST(test_exec_under_execpromises)
+{
+	struct exec_case cat = { "stdio rpath prot_exec",
+	    { "/bin/cat", "/etc/hostname", NULL } };
+	struct exec_case sh = { "stdio rpath prot_exec proc exec",
+	    { "/bin/sh", "-c", "cat /etc/hostname; echo x", NULL } };
+	struct exec_case write = { "stdio rpath prot_exec proc exec",
+	    { "/bin/sh", "-c", NULL, NULL } };
+	struct exec_case empty = { "", { "/bin/true", NULL } };
+	struct exec_case noload = { "stdio prot_exec", { "/bin/true", NULL } };
+	char script[1024];
+	struct outcome o;
+
+	/* within execpromises: runs, and the shell's own cat too */
+	o = h_run(H_NO_TAME, NULL, body_exec, &cat);
+	ck_assert_pledge_violation(o, "openat", "rpath");
+	ck_assert_msg(child_status(o.err) == 0, "%s", o.err);
+	o = h_run(H_NO_TAME, NULL, body_exec, &sh);
+	ck_assert_msg(child_status(o.err) == 0, "%s", o.err);
+	/* beyond them: the exec'd image dies (no handler: no line) */
+	make_dir();
+	snprintf(script, sizeof(script), "echo x > %s", in_dir("no"));
+	write.argv[2] = script;
+	o = h_run(H_NO_TAME, NULL, body_exec, &write);
+	ck_assert_msg(WIFSIGNALED(child_status(o.err)) &&
+	    WTERMSIG(child_status(o.err)) == SIGSYS, "%s", o.err);
+	ck_assert_int_eq(access(in_dir("no"), F_OK), -1);
+	/* "": only _exit */
+	o = h_run(H_NO_TAME, NULL, body_exec, &empty);
+	ck_assert_msg(WIFSIGNALED(child_status(o.err)) &&
+	    WTERMSIG(child_status(o.err)) == SIGSYS, "%s", o.err);
+	/* a dynamic image's loader needs rpath and prot_exec */
+	o = h_run(H_NO_TAME, NULL, body_exec, &noload);
+	ck_assert_msg(WIFSIGNALED(child_status(o.err)), "%s", o.err);
+}
+END_TEST
+
+/*
+ * The filter itself, run by the classic-BPF interpreter: calls from the
+ * pledged image's code (the ranges) are judged by the promises, calls
+ * from anywhere else by execpromises, or allowed with NULL; a range
+ * across a 4 GiB boundary counts on both sides.
+ */
+static uint32_t
+run_at(const struct tame_prog *p, int nr, uint64_t a2, uint64_t ip)
+{
+	uint64_t args[6] = { (uint64_t)AT_FDCWD, 0x1000, a2, 0, 0, 0 };
+
+	return tame_bpf_run(p, tame_audit_arch(), nr, args, ip);
+}
+
+START_TEST(test_images_split_the_filter)
+{
+	static struct tame_images im;
+	static struct tame_prog p;
+	struct tame_target t = { 0 };
+	tame_atoms stdio;
+	uint64_t in = 0x7f0000002000ULL, out = 0x7f0000004000ULL;
+	uint64_t edge_lo = 0x5555ffffff00ULL, edge_hi = 0x555600000100ULL;
+
+	ck_assert_int_eq(tame__images_add(&im, 0x7f0000001000ULL,
+	    0x7f0000003000ULL), 0);
+	ck_assert_int_eq(tame__images_add(&im, 0x5555fffff000ULL,
+	    0x555600001000ULL), 0);
+	ck_assert_int_eq(im.n, 3);	/* the second, split at 4 GiB */
+	ck_assert_int_eq(tame__promises_parse("stdio", &stdio, NULL), 0);
+	t.held = stdio | TAME__EXEC | TAME__BASE | TAME__ALWAYS;
+	t.landlock_ok = 0;
+	t.pid = 4242;
+	t.images = &im;
+	t.exec_null = 1;
+	ck_assert_int_eq(tame__images_compile(&t, NULL, 0x1000, &p), 0);
+	ck_assert_uint_eq(run_at(&p, __NR_getpid, 0, in), SECCOMP_RET_ALLOW);
+	ck_assert_uint_eq(run_at(&p, __NR_socket, AF_INET, in) &
+	    SECCOMP_RET_ACTION_FULL, SECCOMP_RET_TRAP);
+	ck_assert_uint_eq(run_at(&p, __NR_socket, AF_INET, edge_lo) &
+	    SECCOMP_RET_ACTION_FULL, SECCOMP_RET_TRAP);
+	ck_assert_uint_eq(run_at(&p, __NR_socket, AF_INET, edge_hi) &
+	    SECCOMP_RET_ACTION_FULL, SECCOMP_RET_TRAP);
+	ck_assert_uint_eq(run_at(&p, __NR_socket, AF_INET, out),
+	    SECCOMP_RET_ALLOW);
+	ck_assert_uint_eq(run_at(&p, __NR_openat, O_RDONLY, out),
+	    SECCOMP_RET_ALLOW);
+
+	/* execpromises "stdio": the exec'd image's calls by them */
+	t.exec_null = 0;
+	t.exec_held = stdio | TAME__BASE | TAME__ALWAYS;
+	ck_assert_int_eq(tame__images_compile(&t, NULL, 0x1000, &p), 0);
+	ck_assert_uint_eq(run_at(&p, __NR_getpid, 0, out), SECCOMP_RET_ALLOW);
+	ck_assert_uint_eq(run_at(&p, __NR_write, 0, out), SECCOMP_RET_ALLOW);
+	ck_assert_uint_ne(run_at(&p, __NR_socket, AF_INET, out),
+	    SECCOMP_RET_ALLOW);
+	/* a path it cannot check without the handler: EACCES */
+	ck_assert_uint_eq(run_at(&p, __NR_openat, O_RDONLY, out),
+	    SECCOMP_RET_ERRNO | EACCES);
+	ck_assert_uint_ne(run_at(&p, __NR_execve, 0, out), SECCOMP_RET_ALLOW);
+	ck_assert_uint_eq(run_at(&p, __NR_execve, 0, in), SECCOMP_RET_ALLOW);
+}
+END_TEST
+
+/* Code may not move while exec is held; other memory may. */
+static int
+body_mremap(void *arg)
+{
+	uintptr_t page = (uintptr_t)&getpid & ~(uintptr_t)4095;
+	char *p, *q;
+
+	if (pledge("stdio exec", NULL) == -1)
+		return 100;
+	p = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+	    MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return 1;
+	p[0] = 'x';
+	q = mremap(p, 1 << 20, 4 << 20, MREMAP_MAYMOVE);
+	if (q == MAP_FAILED || q[0] != 'x')
+		return 2;
+	if (*(int *)arg)
+		mremap((void *)page, 4096, 4096, MREMAP_MAYMOVE |
+		    MREMAP_FIXED, q + (2 << 20));
+	return 0;
+}
+
+START_TEST(test_exec_keeps_code_in_place)
+{
+	int move = 0;
+	struct outcome o = h_run(H_NO_TAME, NULL, body_mremap, &move);
+
+	ck_assert_exit(o, 0);
+	move = 1;
+	o = h_run(H_NO_TAME, NULL, body_mremap, &move);
+	ck_assert_signal(o, SIGSYS);
+	ck_assert_msg(strstr(o.err, ": pledge: mremap") != NULL, "%s", o.err);
+}
+END_TEST
+
+/* prot_exec with exec: code made anywhere would pass for an exec'd one. */
+static int
+body_prot_exec_exec(void *arg)
+{
+	(void)arg;
+	errno = 0;
+	if (pledge("stdio prot_exec exec", NULL) != -1 || errno != ENOTSUP)
+		return 1;
+	return pledge("stdio exec", NULL) == 0 ? 0 : 2;
+}
+
+START_TEST(test_prot_exec_with_exec_is_refused)
+{
+	struct outcome o = h_run(H_NO_TAME, NULL, body_prot_exec_exec, NULL);
 
 	ck_assert_exit(o, 0);
 }
@@ -689,7 +898,11 @@ pledge_suite(void)
 	tcase_add_test(tc, test_empty_leaves_exit);
 	tcase_add_loop_test(tc, test_each_promise, 0,
 	    (int)(sizeof(cases) / sizeof(cases[0])));
-	tcase_add_test(tc, test_exec_runs_the_image);
+	tcase_add_test(tc, test_exec_null_is_not_pledged);
+	tcase_add_test(tc, test_exec_under_execpromises);
+	tcase_add_test(tc, test_images_split_the_filter);
+	tcase_add_test(tc, test_exec_keeps_code_in_place);
+	tcase_add_test(tc, test_prot_exec_with_exec_is_refused);
 	tcase_add_test(tc, test_error_gives_enosys);
 	tcase_add_test(tc, test_getpw);
 	tcase_add_test(tc, test_sendfd);
