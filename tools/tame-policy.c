@@ -58,6 +58,18 @@ flags_of(tame_atoms set)
 	return out;
 }
 
+/*
+ * A row tame() can reach: some set of flags holds an atom of its any
+ * and all of its all.  The others are pledge()'s alone (pledge(3)).
+ */
+static int
+tame_row(const struct tame_rule *r)
+{
+	tame_atoms reach = tame_expand(TAME_ALL) | TAME__STATE;
+
+	return (r->any & reach) != 0 && (r->all & ~reach) == 0;
+}
+
 #define ANY(r)	flags_of((r)->any)
 #define ALL(r)	flags_of((r)->all)
 
@@ -235,7 +247,7 @@ row_kind(const struct tame_rule *r)
 static int
 row_listed(const struct tame_rule *r, tame_atoms group)
 {
-	return (ANY(r) & group) != 0 &&
+	return (ANY(r) & group) != 0 && tame_row(r) &&
 	    (r->action == TA_ALLOW || r->action == TA_LANDLOCK ||
 	    r->action == TA_NOLANDLOCK);
 }
@@ -588,7 +600,7 @@ any_rows(int action)
 	int i;
 
 	for (i = 0; i < tame_nrules; i++)
-		if (tame_rules[i].action == action)
+		if (tame_rules[i].action == action && tame_row(&tame_rules[i]))
 			return 1;
 	return 0;
 }
@@ -604,7 +616,7 @@ print_rows(int action)
 	printf(".Bl -tag -width Ds\n");
 	for (i = 0; i < tame_nrules; i++) {
 		r = &tame_rules[i];
-		if (r->action != action)
+		if (r->action != action || !tame_row(r))
 			continue;
 		printf(".It Fn %s", r->name);
 		if (action == TA_ERRNO) {
