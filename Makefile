@@ -66,7 +66,8 @@ ifneq ($(MULTIARCH),)
 override CPPFLAGS += -DTAME_MULTIARCH='"$(MULTIARCH)"'
 endif
 
-LIB_SRCS	= lib/policy.c lib/match.c lib/pledge.c lib/promises.c lib/images.c lib/sysnames.c lib/compile.c \
+LIB_SRCS	= lib/policy.c lib/match.c lib/pledge.c lib/promises.c lib/images.c \
+		  lib/unveil.c lib/sysnames.c lib/compile.c \
 		  lib/paths.c lib/describe.c lib/usercopy.c lib/emulate.c \
 		  lib/cmsg.c lib/handler.c lib/verdict.c \
 		  lib/bpf_run.c lib/gate.c lib/report.c lib/landlock.c \
@@ -83,7 +84,8 @@ TOOLS		= $(B)/tame-exec $(B)/libtame-preload.so $(B)/tame-policy \
 # share with tame-exec (the profile, what an exec runs).
 SHIM_SRCS	= tools/preload.c tools/preload-exec.c tools/profile.c \
 		  tools/exe.c
-MANS		= $(B)/man/tame.3 $(B)/man/pledge.3 $(B)/man/tame-exec.1 $(B)/man/tame-audit.1
+MANS		= $(B)/man/tame.3 $(B)/man/pledge.3 $(B)/man/unveil.3 \
+		  $(B)/man/tame-exec.1 $(B)/man/tame-audit.1
 
 # tame-audit, by stage (audit/audit.h says which file does what).
 AUDIT_SRCS	= audit/main.c audit/trace.c audit/parse.c audit/log.c \
@@ -260,6 +262,10 @@ $(B)/man/pledge.3: man/pledge.3.in $(B)/tame-policy
 	    -e '1i .\\" Generated from man/pledge.3.in by make: do not edit.' \
 	    man/pledge.3.in > $@
 
+$(B)/man/unveil.3: man/unveil.3
+	@mkdir -p $(@D)
+	cp man/unveil.3 $@
+
 $(B)/man/tame-exec.1: man/tame-exec.1
 	@mkdir -p $(@D)
 	cp man/tame-exec.1 $@
@@ -301,6 +307,7 @@ install: all
 	install -m 755 $(B)/tame-audit $(DESTDIR)$(BINDIR)/tame-audit
 	install -m 644 $(B)/man/tame.3 $(DESTDIR)$(MANDIR)/man3/tame.3
 	install -m 644 $(B)/man/pledge.3 $(DESTDIR)$(MANDIR)/man3/pledge.3
+	install -m 644 $(B)/man/unveil.3 $(DESTDIR)$(MANDIR)/man3/unveil.3
 	install -m 644 $(B)/man/tame-exec.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 $(B)/man/tame-audit.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 audit/schema.json \
@@ -312,7 +319,7 @@ uninstall:
 	    $(DESTDIR)$(PKGCONFIGDIR)/libtame-pledge.pc \
 	    $(DESTDIR)$(PKGCONFIGDIR)/libtame.pc $(DESTDIR)$(BINDIR)/tame-exec \
 	    $(DESTDIR)$(BINDIR)/tame-audit $(DESTDIR)$(MANDIR)/man3/tame.3 \
-	    $(DESTDIR)$(MANDIR)/man3/pledge.3 \
+	    $(DESTDIR)$(MANDIR)/man3/pledge.3 $(DESTDIR)$(MANDIR)/man3/unveil.3 \
 	    $(DESTDIR)$(MANDIR)/man1/tame-exec.1 \
 	    $(DESTDIR)$(MANDIR)/man1/tame-audit.1 \
 	    $(PORT_NAMES:%=$(DESTDIR)$(BINDIR)/tame-%)

@@ -3,7 +3,7 @@
  * pledge.h: OpenBSD's pledge(2) for Linux, from libtame.
  *
  * Installed as <tame/pledge.h>.  Code written for OpenBSD declares
- * pledge() through <unistd.h>; built with
+ * pledge() and unveil() through <unistd.h>; built with
  * `pkg-config --cflags libtame-pledge`, this header comes in ahead of
  * every source file (-include), so such code compiles unchanged and
  * HAVE_PLEDGE can be defined for it.  See pledge(3).
@@ -24,6 +24,16 @@ extern "C" {
  * filters.
  */
 int	pledge(const char *promises, const char *execpromises);
+
+/*
+ * Limit the file system to the paths unveiled, each with permissions
+ * ("r", "w", "x", "c" or a mix; "" none), from the lock on:
+ * unveil(NULL, NULL), or a pledge() without the unveil promise.
+ * Returns 0, or -1 with errno: EINVAL for another letter or one NULL,
+ * EPERM once locked, ENOENT for a path that does not exist, ENOSYS
+ * without Landlock.  See unveil(3).
+ */
+int	unveil(const char *path, const char *permissions);
 
 #ifdef __cplusplus
 }

@@ -462,6 +462,9 @@ tame__narrow(const struct tame_request *rq)
 	}
 	r = narrow_locked(rq);
 	state_unlock();
+	/* a narrowing without pledge's unveil locks unveil (pledge(2)) */
+	if (r == 0 && !(rq->want & TAME__UNVEIL) && tame__unveil_lock() == -1)
+		return -1;
 	return r;
 }
 

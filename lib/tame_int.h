@@ -61,6 +61,9 @@ int	tame__images_meet(const struct tame_images *, uint64_t lo,
 	    uint64_t len);
 extern struct tame_images tame__images;
 
+/* Put unveil()'s layer in and refuse more unveil() (unveil.c); 0 or -1. */
+int	tame__unveil_lock(void);
+
 /* pledge's promise list to atoms; -1 (EINVAL, *bad at the word) if unknown. */
 int	tame__promises_parse(const char *s, tame_atoms *out, const char **bad);
 

@@ -37,6 +37,7 @@
 struct shim shim;
 
 static void	load_modules(const char *, const char *);
+static void	unveil_list(const char *);
 static void	tree(const char *, int);
 static void	profiled(const char *);
 static void	keep(void);
@@ -70,6 +71,10 @@ tame_preload(void)
 		load_modules(t, ":");
 		unsetenv("TAME_EXEC_LOAD");
 	}
+	if ((t = getenv("TAME_EXEC_UNVEIL")) != NULL) {
+		unveil_list(t);
+		unsetenv("TAME_EXEC_UNVEIL");
+	}
 	if ((t = getenv("TAME_EXEC_PLEDGE")) != NULL) {
 		char promises[1024];
 
@@ -86,6 +91,40 @@ tame_preload(void)
 	if (tame((int)flags) == -1) {
 		fprintf(stderr, "tame-exec: tame: %s\n", strerror(errno));
 		_exit(1);
+	}
+}
+
+/*
+ * tame-exec -v: unveil each "perm:path" line, then lock, before the
+ * command is tamed or pledged.  A path that cannot be unveiled ends it:
+ * it would otherwise run with less hidden than asked.
+ */
+static void
+unveil_list(const char *list)
+{
+	char *copy, *p, *next, *colon;
+
+	if ((copy = strdup(list)) == NULL) {
+		fprintf(stderr, "tame-exec: %s\n", strerror(errno));
+		_exit(126);
+	}
+	for (p = copy; p != NULL; p = next) {
+		if ((next = strchr(p, '\n')) != NULL)
+			*next++ = '\0';
+		if ((colon = strchr(p, ':')) == NULL)
+			continue;
+		*colon = '\0';
+		if (unveil(colon + 1, p) == -1) {
+			fprintf(stderr, "tame-exec: unveil %s: %s; not run\n",
+			    colon + 1, strerror(errno));
+			_exit(126);
+		}
+	}
+	free(copy);
+	if (unveil(NULL, NULL) == -1) {
+		fprintf(stderr, "tame-exec: unveil: %s; not run\n",
+		    strerror(errno));
+		_exit(126);
 	}
 }
 

@@ -49,6 +49,7 @@ static void	require_dynamic(const char *, const char *, int);
 static int	find_preload(char *, size_t);
 static void	run_profile(const char *, char *[]) __attribute__((noreturn));
 static char	*add_module(char *, const char *);
+static char	*add_unveil(char *, const char *);
 static void	set_environment(const char *, const char *, int);
 static void	print_insn(int, const struct sock_filter *);
 
@@ -59,7 +60,7 @@ main(int argc, char *argv[])
 	char cmd[PATH_MAX], preload[PATH_MAX];
 	const char *fstr = "stdio", *bad = NULL, *profile = NULL;
 	const char *promises = NULL;
-	char *load = NULL;
+	char *load = NULL, *unveils = NULL;
 	tame_atoms atoms;
 	int flags, i, checking = 0, fset = 0;
 
@@ -83,6 +84,8 @@ main(int argc, char *argv[])
 				usage();
 			}
 			promises = argv[++i];
+		} else if (strcmp(argv[i], "-v") == 0 && i + 1 < argc) {
+			unveils = add_unveil(unveils, argv[++i]);
 		} else if ((strcmp(argv[i], "-l") == 0 ||
 		    strcmp(argv[i], "--load") == 0) && i + 1 < argc)
 			load = add_module(load, argv[++i]);
@@ -105,6 +108,7 @@ main(int argc, char *argv[])
 			warnx("%s: %s", argv[i], i + 1 >= argc &&
 			    (strcmp(argv[i], "-f") == 0 ||
 			    strcmp(argv[i], "-p") == 0 ||
+			    strcmp(argv[i], "-v") == 0 ||
 			    strcmp(argv[i], "-l") == 0 ||
 			    strcmp(argv[i], "--load") == 0 ||
 			    strcmp(argv[i], "--profile") == 0 ||
@@ -130,6 +134,11 @@ main(int argc, char *argv[])
 		warnx("-p gives pledge's promises: it cannot go with %s",
 		    fset ? "-f, tame's flags" : profile != NULL ? "--profile" :
 		    "--check");
+		usage();
+	}
+	if (unveils != NULL && (profile != NULL || checking)) {
+		warnx("-v unveils paths for one command: it cannot go with %s",
+		    profile != NULL ? "--profile" : "--check");
 		usage();
 	}
 	if (promises != NULL &&
@@ -164,6 +173,8 @@ main(int argc, char *argv[])
 	/* -p: the shim pledges these instead (the flags stay its check) */
 	if (promises != NULL && setenv("TAME_EXEC_PLEDGE", promises, 1) == -1)
 		err(1, "setenv");
+	if (unveils != NULL && setenv("TAME_EXEC_UNVEIL", unveils, 1) == -1)
+		err(1, "setenv");
 	if (load != NULL && setenv("TAME_EXEC_LOAD", load, 1) == -1)
 		err(1, "setenv");
 	/* a setuid CMD must not gain privilege, or glibc drops the preload */
@@ -171,6 +182,32 @@ main(int argc, char *argv[])
 		err(1, "prctl(PR_SET_NO_NEW_PRIVS)");
 	execv(cmd, argv + i);
 	err(126, "%s", cmd);
+}
+
+/*
+ * -v perm:path: one line "perm:path" more in the list the shim unveils
+ * (TAME_EXEC_UNVEIL); perm is a mix of r, w, x and c, or empty.  A bad
+ * one is a usage error here, not a failure in the command.
+ */
+static char *
+add_unveil(char *list, const char *arg)
+{
+	const char *colon = strchr(arg, ':');
+	size_t old = list != NULL ? strlen(list) : 0;
+	char *grown;
+
+	if (colon == NULL || colon[1] == '\0' ||
+	    strspn(arg, "rwxc") != (size_t)(colon - arg)) {
+		warnx("-v %s: give perm:path, perm of r, w, x and c "
+		    "(\"r:/etc\", \"rwc:/tmp\", \":/hidden\")", arg);
+		usage();
+	}
+	if (strchr(arg, '\n') != NULL)
+		errx(2, "-v: a path with a newline cannot be unveiled");
+	if ((grown = realloc(list, old + strlen(arg) + 2)) == NULL)
+		err(1, "-v");
+	snprintf(grown + old, strlen(arg) + 2, "%s%s", old ? "\n" : "", arg);
+	return grown;
 }
 
 /*
@@ -341,10 +378,10 @@ refuse_privileged(const char *name, const char *path)
 static void
 usage_to(FILE *f)
 {
-	fprintf(f, "usage: tame-exec [-f flags] [-l module ...] [--] "
-	    "command [arg ...]\n"
-	    "       tame-exec -p promises [-l module ...] [--] command "
-	    "[arg ...]\n"
+	fprintf(f, "usage: tame-exec [-f flags] [-v perm:path ...] "
+	    "[-l module ...] [--] command [arg ...]\n"
+	    "       tame-exec -p promises [-v perm:path ...] [-l module ...] "
+	    "[--] command [arg ...]\n"
 	    "       tame-exec --profile file [--] command [arg ...]\n"
 	    "       tame-exec [-f flags] --check | -V | --version | --help\n"
 	    "       tame-exec --dump-bpf | --dump-bpf-raw flags\n");
@@ -374,6 +411,10 @@ help(void)
 	    "(\"stdio rpath\");\n"
 	    "                   the shim calls pledge(promises, NULL): "
 	    "see pledge(3)\n"
+	    "  -v perm:path     unveil path (perm: r w x c, or none) in "
+	    "command before\n"
+	    "                   it is tamed or pledged; other paths are "
+	    "hidden: repeatable\n"
 	    "  -l, --load module\n"
 	    "                   a shared object command loads on demand "
 	    "(a gconv\n"

@@ -20,7 +20,7 @@ P=$dir/prefix
 for f in include/tame.h lib/libtame.a lib/libtame.so lib/libtame.so.0 \
     lib/pkgconfig/libtame.pc lib/tame/libtame-preload.so bin/tame-exec \
     include/tame/pledge.h lib/pkgconfig/libtame-pledge.pc \
-    share/man/man3/pledge.3 \
+    share/man/man3/pledge.3 share/man/man3/unveil.3 \
     bin/tame-audit share/man/man3/tame.3 share/man/man1/tame-exec.1 \
     share/man/man1/tame-audit.1 share/tame/tame-audit.schema.json; do
 	[ -e "$P/$f" ] || no "missing $f"
@@ -52,7 +52,7 @@ make -s install PREFIX="$dir/prefix" >/dev/null || no "make install again failed
 # only the public API is exported
 extra=$(nm -D --defined-only "$P/lib/libtame.so" | awk '$2 == "T" { sub(/@.*/, "", $3); print $3 }' |
     grep -v '^tame\(_flags_held\|_flags_parse\|_flags_name\|_flag_name\|_landlock_abi\|_flags_unconfined\|_version\)\?$' |
-    grep -v '^pledge$')
+    grep -v '^pledge$' | grep -v '^unveil$')
 [ -z "$extra" ] || no "exported beyond the API: $extra"
 
 cat > "$dir/prog.c" <<'PROG'
