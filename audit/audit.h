@@ -22,6 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "policy.h"
+
 #define AUDIT_MAXALTS	16
 #define AUDIT_MAXRUNS	64
 
@@ -52,6 +54,13 @@ struct need {
 					   and calls on the descriptor it
 					   made never happen */
 	int		 ndenied;
+	/*
+	 * The same in pledge's promises (bit i: tame_promises[i]): the
+	 * smallest sets under which it is not a violation; npalts -1 when
+	 * too many promises bear on it to try every set.
+	 */
+	uint64_t	 palts[AUDIT_MAXALTS];
+	int		 npalts;
 	char		*what;		/* "openat \"/etc/passwd\" O_RDONLY" */
 	char		*reason;	/* nalts 0: what to do instead */
 	char		*module;	/* code: the file mapped, or NULL */
@@ -140,6 +149,9 @@ void	*xrealloc(void *, size_t);
 char	*xstrdup(const char *);
 
 struct audit	*audit_new(void);
+
+/* classify.c: the atoms of a set of promises (bit i: tame_promises[i]). */
+tame_atoms	 promises_atoms(uint64_t set);
 
 /*
  * repeats.c: a call after the marker that its view does not hold back
@@ -235,6 +247,8 @@ struct finding {		/* a violation, or a flag not needed */
 struct findings {
 	int		 floor;		/* always suggested: stdio */
 	int		 flags;		/* the suggestion */
+	uint64_t	 promises;	/* the same as pledge's promises (bit i:
+					   tame_promises[i]); 0: unknown */
 	int		 exact;		/* every call answered as in the trace */
 	int		 ties[8], nties;
 	int		 why[16];	/* per flag bit: the need only it

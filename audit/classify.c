@@ -454,6 +454,70 @@ solve(const struct call *c, struct need *nd)
 	memcpy(nd->denied, denied, (size_t)nd->ndenied * sizeof(int));
 }
 
+/* The atoms of a set of promises (bit i: tame_promises[i]). */
+tame_atoms
+promises_atoms(uint64_t set)
+{
+	tame_atoms atoms = 0;
+	int i;
+
+	for (i = 0; i < tame_npromises; i++)
+		if (set & ((uint64_t)1 << i))
+			atoms |= tame_promises[i].atoms;
+	return atoms;
+}
+
+/*
+ * The promises a call needs, as solve() finds the flags: every subset
+ * of the promises that bear on it, under pledge's base set.  The same
+ * rules for what libtame's answer cannot show (port 53, descriptors
+ * that arrived).
+ */
+static void
+solve_promises(const struct call *c, struct need *nd)
+{
+	tame_atoms named = 0, held;
+	uint64_t rel = 0, sub, sets[AUDIT_MAXALTS * 4];
+	int i, j, k, n = 0, v, err, covered;
+
+	for (i = 0; i < tame_nrules; i++)
+		if (tame_rules[i].nr == c->nr)
+			named |= tame_rules[i].any | tame_rules[i].all;
+	if (c->seen.path != NULL)
+		named |= tame__path_grantors(c->seen.path, TL_READ);
+	for (i = 0; i < tame_npromises; i++)
+		if (tame_promises[i].atoms & named)
+			rel |= (uint64_t)1 << i;
+	nd->npalts = 0;
+	if (__builtin_popcountll(rel) > 12) {
+		nd->npalts = -1;	/* too many to try: unknown */
+		return;
+	}
+	sub = 0;
+	do {
+		held = promises_atoms(sub) | TAME__BASE | TAME__ALWAYS;
+		err = 0;
+		v = tame__verdict(held, c->nr, c->a, &c->seen, &err);
+		if (c->not_dns && (held & TAME_DNSPATH) && !(held & TAME_INET))
+			v = TAME_VERDICT_VIOLATION;
+		if (c->seen.rights && (c->nr == SYS_recvmsg ||
+		    c->nr == SYS_recvmmsg) && !(held & TAME__RECVFD))
+			v = TAME_VERDICT_VIOLATION;
+		if (v != TAME_VERDICT_VIOLATION && n < AUDIT_MAXALTS * 4)
+			sets[n++] = sub;
+		sub = (sub - rel) & rel;
+	} while (sub != 0);
+	/* the smallest: drop a set that holds another */
+	for (k = 0, i = 0; i < n; i++) {
+		for (covered = 0, j = 0; j < n && !covered; j++)
+			covered = j != i && (sets[j] & ~sets[i]) == 0 &&
+			    (sets[j] != sets[i] || j < i);
+		if (!covered && k < AUDIT_MAXALTS)
+			nd->palts[k++] = sets[i];
+	}
+	nd->npalts = k;
+}
+
 /*
  * A call on a descriptor that a soft denial would have refused to make
  * (glibc's nscd socket under getpw) does not happen under the sets that
@@ -624,6 +688,7 @@ classify(struct audit *a, const struct call_text *t)
 	nd->failed = c.err != 0;
 	nd->err = c.err;
 	solve(&c, nd);
+	solve_promises(&c, nd);
 	if (t->creator >= 0)
 		after_creator(nd, &a->needs[t->creator]);
 	nd->what = describe(&c);

@@ -270,6 +270,35 @@ check(const struct audit *a, struct findings *f)
 	free(hit);
 }
 
+/*
+ * pledge's promises for the run: stdio, as the floor of the flags, and
+ * for each call the first of its promise sets that the suggested flags
+ * also allow (its first at all where none is).  0 when some call bears
+ * on too many promises to know.
+ */
+static uint64_t
+promises_of(const struct need **all, int n, int flags)
+{
+	tame_atoms within = tame_expand(flags) | TAME__REAP;
+	uint64_t p = 1, pick;		/* tame_promises[0] is stdio */
+	int i, k;
+
+	for (i = 0; i < n; i++) {
+		if (all[i]->nalts == 0 || all[i]->npalts == 0)
+			continue;	/* a blocker: said as such */
+		if (all[i]->npalts < 0)
+			return 0;
+		pick = all[i]->palts[0];
+		for (k = 0; k < all[i]->npalts; k++)
+			if ((promises_atoms(all[i]->palts[k]) & ~within) == 0) {
+				pick = all[i]->palts[k];
+				break;
+			}
+		p |= pick;
+	}
+	return p;
+}
+
 void
 findings_make(const struct audit *a, struct findings *f, int checking,
     int warmed, int cold)
@@ -286,6 +315,7 @@ findings_make(const struct audit *a, struct findings *f, int checking,
 	f->flags = cover_solve(all, n, f->floor, cold, 0, f->ties, &f->nties,
 	    8);
 	f->exact = cover_solve(all, n, f->floor, cold, 1, NULL, NULL, 0);
+	f->promises = promises_of(all, n, f->flags);
 	evidence(a, f);
 	for (r = 0; r < a->nruns; r++) {
 		n = needs_of(a, r, all);

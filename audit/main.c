@@ -295,7 +295,8 @@ main(int argc, char *argv[])
 	    sizeof(msg)) == -1)
 		errx(1, "%s", msg);
 	o.ctx.profile = o.profile;
-	if (!o.ctx.checking && !f.tameable && o.ctx.format == REPORT_FLAGS) {
+	if (!o.ctx.checking && !f.tameable && (o.ctx.format == REPORT_FLAGS ||
+	    o.ctx.format == REPORT_PROMISES)) {
 		report_blockers(stderr, a, &f, o.argv != NULL ? o.argv[0] :
 		    "the log");
 		/* no flags: an old file must not still say some */

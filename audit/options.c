@@ -18,7 +18,7 @@ static void
 usage_to(FILE *f)
 {
 	fprintf(f,
-	    "usage: tame-audit [--json | --flags-only] [--where] [--verify | --once]\n"
+	    "usage: tame-audit [--json | --flags-only | --promises-only] [--where] [--verify | --once]\n"
 	    "                  [--timeout sec] [--keep-log file]\n"
 	    "                  [-o file | --report-fd n] -- command [arg ...]\n"
 	    "       tame-audit --profile file [options] -- command [arg ...]\n"
@@ -45,6 +45,8 @@ help(void)
 	    "  --json           the report as one JSON object "
 	    "(audit/schema.json)\n"
 	    "  --flags-only     only the suggestion, as stdio,rpath\n"
+	    "  --promises-only  only the suggestion as pledge's promises, as "
+	    "\"stdio rpath\"\n"
 	    "  --where          the source line of each piece of evidence\n"
 	    "  --verify         run the suggestion once more, tamed, and "
 	    "compare\n"
@@ -89,6 +91,7 @@ parse_options(int argc, char *argv[], struct options *o)
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "flags-only", no_argument, NULL, 'F' },
+		{ "promises-only", no_argument, NULL, 'P' },
 		{ "where", no_argument, NULL, 'w' },
 		{ "check", no_argument, NULL, 'c' },
 		{ "timeout", required_argument, NULL, 't' },
@@ -123,6 +126,10 @@ again:
 		case 'F':
 			o->ctx.format = REPORT_FLAGS;
 			formats |= 2;
+			break;
+		case 'P':
+			o->ctx.format = REPORT_PROMISES;
+			formats |= 4;
 			break;
 		case 'w':
 			o->where = 1;
@@ -185,9 +192,9 @@ again:
 		o->argv = argv + optind;
 	if (merge && o->nlogs == 0)
 		usage();
-	if (formats == 3) {
-		warnx("--json and --flags-only are two forms of the report: "
-		    "give one");
+	if (formats & (formats - 1)) {
+		warnx("--json, --flags-only and --promises-only are forms of "
+		    "the report: give one");
 		usage();
 	}
 	/* a log and a command are one run only when --merge says so */

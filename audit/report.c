@@ -199,6 +199,20 @@ load_args(const char *list, char *buf, size_t len)
 	fclose(f);
 }
 
+/* "stdio rpath": pledge's words for a set of promises, or "". */
+static void
+promise_list(uint64_t set, char *buf, size_t len)
+{
+	size_t n = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < tame_npromises && n < len; i++)
+		if (set & ((uint64_t)1 << i))
+			n += (size_t)snprintf(buf + n, len - n, "%s%s",
+			    n ? " " : "", tame_promises[i].name);
+}
+
 static void
 text_suggestion(FILE *f, const struct audit *a, const struct findings *fd,
     const struct report_ctx *c)
@@ -215,7 +229,11 @@ text_suggestion(FILE *f, const struct audit *a, const struct findings *fd,
 		fprintf(f, "    tame-exec -f %s%s -- %s\n", flags, loads, cmd);
 	/* what the program loads on demand, loaded first */
 	print_loads(f, fd->load, "    dlopen(\"%.*s\", RTLD_NOW);\n");
-	fprintf(f, "    tame(%s);\n\n", cflags);
+	fprintf(f, "    tame(%s);\n", cflags);
+	promise_list(fd->promises, flags, sizeof(flags));
+	if (fd->promises != 0)
+		fprintf(f, "    pledge(\"%s\", NULL);\n", flags);
+	fprintf(f, "\n");
 
 	fprintf(f, "why each flag:\n");
 	fprintf(f, "    stdio     the floor: memory and descriptors, whatever "
@@ -616,6 +634,14 @@ report_json(FILE *f, const struct audit *a, const struct findings *fd,
 		fprintf(f, "\"tame(%s)\"", cflags);
 	else
 		fputs("null", f);
+	fprintf(f, ",\n  \"pledge\": ");
+	if ((c->checking || fd->tameable) && fd->promises != 0) {
+		char words[512];
+
+		promise_list(fd->promises, words, sizeof(words));
+		json_str(f, words);
+	} else
+		fputs("null", f);
 	fprintf(f, ",\n  \"evidence\": [");
 	n = 0;
 	for (bit = 1; bit <= TAME_PROC; bit <<= 1) {
@@ -771,6 +797,10 @@ report(FILE *f, const struct audit *a, const struct findings *fd,
 			    "give it%s too (tame-audit(1), --flags-only)",
 			    loads);
 		}
+		return;
+	case REPORT_PROMISES:		/* as --flags-only */
+		promise_list(fd->promises, flags, sizeof(flags));
+		fprintf(f, "%s\n", flags);
 		return;
 	case REPORT_JSON:
 		report_json(f, a, fd, c);

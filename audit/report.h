@@ -10,7 +10,8 @@
 #include "audit.h"
 #include "tree.h"
 
-enum report_format { REPORT_TEXT, REPORT_JSON, REPORT_FLAGS };
+enum report_format { REPORT_TEXT, REPORT_JSON, REPORT_FLAGS,
+	REPORT_PROMISES };
 
 struct report_ctx {
 	enum report_format	 format;

@@ -631,7 +631,8 @@ add_held(tame_atoms *out, int n, tame_atoms h)
 int
 tame_oracle_distinct_helds(tame_atoms *out)
 {
-	int f, n = 0;
+	tame_atoms p;
+	int f, i, n = 0;
 
 	for (f = 0; f <= TAME_ALL; f++) {
 		n = add_held(out, n, tame_expand(f));
@@ -644,5 +645,21 @@ tame_oracle_distinct_helds(tame_atoms *out)
 	 */
 	for (f = 0; f <= TAME_ALL; f += 7)
 		n = add_held(out, n, tame_expand(f) | TAME__THREADED);
+	/*
+	 * pledge()'s sets: each promise alone and beside stdio, every
+	 * promise, and every one but each in turn, so that the rows of
+	 * atoms no flag holds (settime, prot_exec, exec, ...) are compared
+	 * too.
+	 */
+	for (i = 0; i < tame_npromises; i++) {
+		p = tame_promises[i].atoms | TAME__BASE | TAME__ALWAYS;
+		n = add_held(out, n, p);
+		n = add_held(out, n, p | tame_promises[0].atoms);
+		n = add_held(out, n, (tame_promise_atoms_all() &
+		    ~tame_promises[i].atoms) | TAME__BASE | TAME__ALWAYS);
+		n = add_held(out, n, tame_oracle_nounix(p |
+		    tame_promises[0].atoms));
+	}
+	n = add_held(out, n, tame_promise_atoms_all());
 	return n;
 }
