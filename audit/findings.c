@@ -277,11 +277,19 @@ check(const struct audit *a, struct findings *f)
  * on too many promises to know.
  */
 static uint64_t
-promises_of(const struct need **all, int n, int flags)
+promises_of(const struct need **all, int n, int flags, int floor)
 {
 	tame_atoms within = tame_expand(flags) | TAME__REAP;
 	uint64_t p = 1, pick;		/* tame_promises[0] is stdio */
 	int i, k;
+
+	/*
+	 * The floor's flags (the name service pledge() warms, as tame()
+	 * does: getpw, dns) by the promise that holds each flag's own atom
+	 */
+	for (i = 0; i < tame_npromises; i++)
+		if (tame_promises[i].atoms & (tame_atoms)(floor & ~TAME_STDIO))
+			p |= (uint64_t)1 << i;
 
 	for (i = 0; i < n; i++) {
 		if (all[i]->nalts == 0 || all[i]->npalts == 0)
@@ -315,7 +323,7 @@ findings_make(const struct audit *a, struct findings *f, int checking,
 	f->flags = cover_solve(all, n, f->floor, cold, 0, f->ties, &f->nties,
 	    8);
 	f->exact = cover_solve(all, n, f->floor, cold, 1, NULL, NULL, 0);
-	f->promises = promises_of(all, n, f->flags);
+	f->promises = promises_of(all, n, f->flags, f->floor);
 	evidence(a, f);
 	for (r = 0; r < a->nruns; r++) {
 		n = needs_of(a, r, all);
