@@ -149,7 +149,7 @@ main(int argc, char *argv[])
 	static struct sock_filter buf[16][TAME_MAXINSN];
 	static struct tame_prog prog;
 	static struct shape shapes[16];
-	struct tame_target t;
+	struct tame_target t = { 0 };
 	char name[48];
 	int n = 0, i, k, samples, flags;
 

@@ -51,6 +51,7 @@
 
 #include "gate.h"
 #include "oracle.h"
+#include "pledge.h"
 #include "policy.h"
 #include "tame_int.h"
 
@@ -204,6 +205,25 @@ install_tmp_openat2(void)
 	return install_tmp();
 }
 
+/*
+ * pledge's exec (lib/images.c): the same promises with and without
+ * exec, both without Landlock (a process holding exec makes no layer),
+ * so that what differs is the range checks on the trapped calls' way.
+ */
+static int
+install_pledge_norpath(void)
+{
+	if (config_load_no_landlock() == -1)
+		return -1;
+	return pledge("stdio inet tty", NULL);
+}
+
+static int
+install_pledge_exec_norpath(void)
+{
+	return pledge("stdio inet tty exec", NULL);
+}
+
 static const struct config configs[] = {
 	{ "untamed", "no filter", install_untamed },
 	{ "allow1", "one RET ALLOW instruction", install_allow1 },
@@ -228,6 +248,11 @@ static const struct config configs[] = {
 	    install_tmp },
 	{ "tame-tmp-openat2", "tame-tmp without Landlock: /tmp confined by "
 	    "the handler's openat2", install_tmp_openat2 },
+	{ "pledge-norpath", "pledge(\"stdio inet tty\") without Landlock: "
+	    "granted opens trap", install_pledge_norpath },
+	{ "pledge-exec-norpath", "pledge(\"stdio inet tty exec\", NULL): "
+	    "the same, each trap first asks where the call came from",
+	    install_pledge_exec_norpath },
 };
 
 #define NCONFIGS	(sizeof(configs) / sizeof(configs[0]))

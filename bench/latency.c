@@ -72,7 +72,7 @@ static struct tame_prog	 child_prog;
 static int
 compile_cold(void)
 {
-	struct tame_target t;
+	struct tame_target t = { 0 };
 
 	t.held = tame_expand(LAT_FLAGS);
 	t.landlock_ok = !tame__landlock_needed(t.held);
@@ -197,7 +197,7 @@ run_compile(struct bench_state *s, void *arg)
 {
 	static struct tame_prog prog;
 	const struct comp *c = arg;
-	struct tame_target next, prev;
+	struct tame_target next = { 0 }, prev = { 0 };
 	uint64_t gate = tame__gate_ip();
 
 	next.held = tame_expand(c->next);

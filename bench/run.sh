@@ -182,6 +182,15 @@ echo "bench: interleaved, tmppath with and without Landlock, $((IL_ROUNDS / 6)) 
     --calls=tmp_create_remove --rounds="$((IL_ROUNDS / 6))" \
     --batch-ms=0.25 --out="$RAW/interleave-tmp.json"
 
+# pledge's exec: the trapped calls of a process holding exec pass the
+# range checks that tell its code from an exec'd image's (lib/images.c);
+# the calls it allows outright do not (getpid)
+echo "bench: interleaved, pledge with and without exec, $((IL_ROUNDS / 6)) rounds"
+"$MICRO" --interleave=untamed,pledge-norpath,pledge-exec-norpath \
+    --cpu="$CPU" --calls=getpid,openat_close_granted,sigmask_block \
+    --rounds="$((IL_ROUNDS / 6))" --batch-ms=0.25 \
+    --out="$RAW/interleave-pledge.json"
+
 # --- the first tame() of a freshly exec'd program ------------------------
 # bench/fresh, exec'd anew per sample, times one call inside itself (and
 # counts its page faults); bench/phases makes the same first call step by
@@ -376,6 +385,17 @@ HF_ROUNDS=${BENCH_SUITE_ROUNDS:-3}
 [ -n "$BENCH_QUICK" ] && HF_ROUNDS=1
 hf tame-exec-suite 3 suite "$SUITE" \
     tame-exec "$B/tame-exec --profile $OUT/suite.prof -- $SUITE" 1
+# pledge's exec (issue Q): a shell pledged "stdio rpath proc exec" with
+# NULL execpromises runs 20 commands, each unpledged (the filter lets
+# calls from outside the shell's own code through, lib/images.c);
+# against the same bare, and against tame-exec's floor running it (its
+# launcher and shim with a 1-instruction filter), BENCH_SUITE_ROUNDS.
+SHELL20="i=0; while [ \$i -lt 20 ]; do cat $SMALL; i=\$((i+1)); done"
+hf pledge-shell 10 shell "sh -c '$SHELL20'" \
+    pledged "$B/tame-exec -p 'stdio rpath proc exec' -- sh -c '$SHELL20'" 1
+hf exec-floor-shell 10 shell "sh -c '$SHELL20'" \
+    exec-floor "$B/bench/exec-floor/tame-exec -f stdio,rpath,proc -- \
+    sh -c '$SHELL20'" 1
 HF_ROUNDS=${BENCH_EXEC_ROUNDS:-13}
 [ -n "$BENCH_QUICK" ] && HF_ROUNDS=1
 printf '%s stdio,rpath\n' "$(readlink -f /bin/cat)" > "$OUT/cat.prof"

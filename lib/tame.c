@@ -244,7 +244,7 @@ install(void)
 static int
 narrow_locked(const struct tame_request *rq)
 {
-	struct tame_target next, prev;
+	struct tame_target next = { 0 }, prev = { 0 };
 	struct sigaction old_sigsys;
 	sigset_t sigsys;
 	int ruleset = -1, domain_only = 0, r, saved;
@@ -419,7 +419,7 @@ fail:
 int
 tame__unix_checks_on(void)
 {
-	struct tame_target next, prev;
+	struct tame_target next = { 0 }, prev = { 0 };
 	tame_atoms held;
 	int r = 0;
 

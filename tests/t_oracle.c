@@ -582,7 +582,7 @@ START_TEST(test_precompiled_programs)
 {
 	static struct tame_prog want, got;
 	const struct tame_precompiled *pc;
-	struct tame_target next, prev, *pp;
+	struct tame_target next = { 0 }, prev = { 0 }, *pp;
 	int i, nounix = 0, deltas = 0;
 
 	ck_assert_msg(tame__nprecompiled > 0, "the build precompiled nothing");
@@ -626,7 +626,7 @@ check_relocation(const struct tame_target *t1, const struct tame_target *p1)
 	static struct tame_prog a, b;
 	const uint64_t gate2 = ~GATE;
 	const int pid2 = SELF_PID ^ 0x7fffffff;
-	struct tame_target t2 = *t1, p2;
+	struct tame_target t2 = *t1, p2 = { 0 };
 	int i, r;
 
 	t2.pid = pid2;
@@ -664,7 +664,7 @@ check_relocation(const struct tame_target *t1, const struct tame_target *p1)
  */
 START_TEST(test_relocation)
 {
-	struct tame_target t, p;
+	struct tame_target t = { 0 }, p = { 0 };
 	int h, ll, low;
 
 	setup_tuples();

@@ -113,6 +113,14 @@ START_TEST(test_allowances_come_first)
 		r = &tame_rules[i];
 		if (r->action == TA_ALLOW || r->action == TA_DENY)
 			continue;
+		/*
+		 * A row that also needs an atom no flag holds narrows a call
+		 * where pledge() holds that atom, on purpose (mremap while
+		 * exec is held: policy.c): it is pledge's, tame() never
+		 * meets it, and it comes first.
+		 */
+		if (r->all & ~(tame_expand(TAME_ALL) | TAME__STATE))
+			continue;
 		for (j = i + 1; j < tame_nrules; j++) {
 			q = &tame_rules[j];
 			ck_assert_msg(q->nr != r->nr || q->action != TA_ALLOW ||

@@ -765,7 +765,7 @@ static int
 dump_bpf(const char *fstr, int raw)
 {
 	static struct tame_prog p;
-	struct tame_target t;
+	struct tame_target t = { 0 };
 	const char *bad;
 	int flags, i;
 

@@ -159,7 +159,19 @@ the untamed process of the same round, as in the table above.
          "beneath a /tmp descriptor, which alone confines them): "
          + paired("tame-tmp-openat2", "untamed") + ", "
          + paired("tame-tmp-openat2", "tame-tmp")
-         + " beyond the Landlock way", "-"]]) + """
+         + " beyond the Landlock way", "-"],
+        ["pledge's exec (lib/images.c): a process holding exec tells its "
+         "own calls from an exec'd image's by where they come from, on "
+         "the way to each trap; interleaved, "
+         + tables.paired_rounds(run, "openat_close_granted")
+         + " rounds, pledge(\"stdio inet tty exec\", NULL) against the "
+         "same promises without exec, both without Landlock",
+         "granted open: " + tables.paired_cell(
+             run, "openat_close_granted", "pledge-exec-norpath",
+             "pledge-norpath") + "; signal mask: " + tables.paired_cell(
+             run, "sigmask_block", "pledge-exec-norpath", "pledge-norpath"),
+         "getpid (allowed outright, never asks): " + tables.paired_cell(
+             run, "getpid", "pledge-exec-norpath", "pledge-norpath")]]) + """
 A process that holds no AF_UNIX socket (an INET-only server) pays no trap
 for its messages: compare the NOUNIX cell with allow1's.""".split("\n")
 

@@ -16,7 +16,8 @@ PAIRS = (("allow1", "untamed"), ("allow3", "untamed"), ("tame1", "untamed"),
          ("tame3", "untamed"), ("tame1", "allow1"), ("tame3", "allow1"),
          ("tame3", "allow3"), ("args1", "allow1"), ("args3", "allow3"),
          ("tame1", "args1"), ("tame3", "args3"), ("tame-tmp", "untamed"),
-         ("tame-tmp-openat2", "untamed"), ("tame-tmp-openat2", "tame-tmp"))
+         ("tame-tmp-openat2", "untamed"), ("tame-tmp-openat2", "tame-tmp"),
+         ("pledge-exec-norpath", "pledge-norpath"))
 
 PerCall = collections.namedtuple(
     "PerCall", "median delta ratio dmin dmax rounds")

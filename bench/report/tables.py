@@ -373,6 +373,10 @@ WHOLE = (
      False),
     ("tame-exec-suite", "the test suite (bench/suite.sh): bare vs tame-exec "
      "--profile", True),
+    ("pledge-shell", "a shell running 20 commands: bare vs tame-exec -p "
+     "'stdio rpath proc exec' (the commands unpledged)", True),
+    ("exec-floor-shell", "(floor) the same shell: bare vs tame-exec's "
+     "launcher and shim with a 1-instruction filter", False),
     ("profile-4k", "(profile) /bin/cat 4 KiB file: tame-exec -f stdio,rpath "
      "vs tame-exec --profile giving cat stdio,rpath", False),
     ("audit-parse", "kept log of the long suite: wc -l vs tame-audit "
