@@ -195,7 +195,8 @@ add_path(int ruleset, const char *path, uint64_t access)
  */
 struct layer {
 	uint64_t	 handled;
-	uint32_t	 paths;		/* bit i: tame_lpaths[i] granted */
+	uint32_t	 paths;		/* bit i: tame_lpaths[i] granted
+					   (t_table: at most 32 entries) */
 };
 
 static struct layer	 newest, pending;

@@ -15,6 +15,7 @@
  * tests/t_table.c checks that order.
  */
 #include <sys/ioctl.h>
+#include <sys/mtio.h>
 #include <sys/syscall.h>
 #include <asm/unistd.h>		/* the kernel's numbers, as sysnames.c */
 #include <sys/mman.h>
@@ -696,6 +697,9 @@ const struct tame_rule tame_rules[] = {
 	    TIOCGSID, FIOGETOWN, SIOCATMARK) }, .why = WHY_TTY },
 	{ SYS(ioctl), IOCTL, PROC, .cond = { IN(1, ALL32, TIOCSPGRP) },
 	    .why = "job control" },
+	/* pledge's tape: a tape drive's status and operations (st(4)) */
+	{ SYS(ioctl), TAME__TAPE, .cond = { IN(1, ALL32, MTIOCTOP, MTIOCGET,
+	    MTIOCPOS) }, .why = "magnetic tape: status, position, operations" },
 
 	/* PROC: other processes. */
 	{ SYS(clone), PROC, .cond = { IN(0, CLONE_NEVER, 0) },
@@ -979,6 +983,12 @@ const struct tame_lpath tame_lpaths[] = {
 	{ TAME_DNSPATH, TL_READ, "/etc/services" },
 	{ TAME_DNSPATH, TL_READ, "/etc/gai.conf" },
 	{ TAME_TMPPATH, TL_FULL, "/tmp" },
+	/* pledge's vminfo: the kernel's memory and load statistics */
+	{ TAME__VMINFO, TL_READ, "/proc/meminfo" },
+	{ TAME__VMINFO, TL_READ, "/proc/vmstat" },
+	{ TAME__VMINFO, TL_READ, "/proc/loadavg" },
+	{ TAME__VMINFO, TL_READ, "/proc/stat" },
+	{ TAME__VMINFO, TL_READ, "/proc/swaps" },
 };
 const int tame_nlpaths = sizeof(tame_lpaths) / sizeof(tame_lpaths[0]);
 
@@ -1046,8 +1056,7 @@ const struct tame_promise tame_promises[] = {
 	{ "getpw", GETPW, "read passwd and group entries", "" },
 	{ "sendfd", CMSG, "send descriptors (SCM_RIGHTS)", "" },
 	{ "recvfd", RECVFD, "receive descriptors (SCM_RIGHTS)", "" },
-	{ "tape", TAME__TAPE, "magnetic tape ioctls",
-	    "nothing: no tape ioctl is allowed yet" },
+	{ "tape", TAME__TAPE, "magnetic tape ioctls", "" },
 	{ "tty", IOCTL, "terminal ioctls", "" },
 	{ "proc", PROC, "fork, signal others, process groups", "" },
 	{ "exec", TAME__EXEC, "execve: the new image runs under execpromises",
@@ -1057,7 +1066,7 @@ const struct tame_promise tame_promises[] = {
 	{ "ps", TAME__PS, "inspect other processes",
 	    "nothing yet beyond holding the word" },
 	{ "vminfo", TAME__VMINFO, "memory statistics",
-	    "nothing yet beyond holding the word" },
+	    "reading them from /proc (OpenBSD: sysctl)" },
 	{ "id", ID, "change ids, groups and limits", "" },
 	{ "pf", TAME__PF, "packet filter ioctls", "nothing: no pf(4) here" },
 	{ "route", TAME__ROUTE, "read routing tables",

@@ -8,6 +8,7 @@
  */
 #include <sys/file.h>
 #include <sys/ioctl.h>
+#include <sys/mtio.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -415,6 +416,40 @@ do_exec(void)
 	execve("/bin/true", argv, (char *[]){ NULL });
 }
 
+static void
+do_tape(void)
+{
+	struct mtget mt;
+
+	ioctl(0, MTIOCGET, &mt);
+}
+
+static int
+ok_tape(void)
+{
+	struct mtget mt;
+
+	/* not a tape: the kernel's answer, not a violation */
+	return ioctl(0, MTIOCGET, &mt) == -1 && errno != ENOSYS ? 0 : 1;
+}
+
+static void
+do_meminfo(void)
+{
+	open("/proc/meminfo", O_RDONLY);
+}
+
+static int
+ok_meminfo(void)
+{
+	char buf[64];
+	int fd = open("/proc/meminfo", O_RDONLY);
+
+	if (fd == -1 || read(fd, buf, sizeof(buf)) <= 0)
+		return 1;
+	return close(fd);
+}
+
 static const struct promise_case cases[] = {
 	{ "stdio", ok_write, do_open_read, "openat", "rpath" },
 	{ "stdio rpath", ok_open_read, do_open_write, "openat", "wpath" },
@@ -431,6 +466,8 @@ static const struct promise_case cases[] = {
 	{ "stdio id", ok_setuid, do_settime, "clock_settime", "settime" },
 	{ "stdio settime", ok_settime, do_prot_exec, "mmap", "prot_exec" },
 	{ "stdio prot_exec", ok_prot_exec, do_exec, "execve", "exec" },
+	{ "stdio tape", ok_tape, do_meminfo, "openat", "vminfo" },
+	{ "stdio vminfo", ok_meminfo, do_tape, "ioctl", "tape" },
 };
 
 static int

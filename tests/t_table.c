@@ -40,6 +40,18 @@ START_TEST(test_other_tables_are_well_formed)
 		    memchr(f->what, '\0', sizeof(f->what)) != NULL,
 		    "flag %d: name or text too long for its array", i);
 	}
+	/* landlock.c keeps which entries a layer grants in 32 bits */
+	ck_assert_int_le(tame_nlpaths, 32);
+	/* every promise's name and texts fit, and only promises' atoms */
+	for (i = 0; i < tame_npromises; i++)
+		ck_assert_msg(memchr(tame_promises[i].name, '\0',
+		    sizeof(tame_promises[i].name)) != NULL &&
+		    memchr(tame_promises[i].what, '\0',
+		    sizeof(tame_promises[i].what)) != NULL &&
+		    memchr(tame_promises[i].here, '\0',
+		    sizeof(tame_promises[i].here)) != NULL &&
+		    (tame_promises[i].atoms & ~TAME__ATOMS) == 0,
+		    "promise %d: text too long, or an atom beyond them", i);
 	for (i = 0; i < tame_nlpaths; i++)
 		ck_assert_msg(memchr(tame_lpaths[i].path, '\0',
 		    sizeof(tame_lpaths[i].path)) != NULL &&
