@@ -222,6 +222,20 @@ profiled(const char *file)
 		flags = e->flags;
 		if (e->load != NULL)
 			load_modules(e->load, ",");
+		if (e->promises != NULL) {
+			/* the text goes with the profile: keep the words */
+			char promises[1024];
+
+			snprintf(promises, sizeof(promises), "%s",
+			    e->promises);
+			profile_free(&shim.profile);
+			if (pledge(promises, NULL) == -1) {
+				fprintf(stderr, "tame-exec: %s: pledge: %s\n",
+				    self, strerror(errno));
+				_exit(1);
+			}
+			return;
+		}
 		profile_free(&shim.profile);
 		if (tame(flags) == -1) {
 			fprintf(stderr, "tame-exec: %s: tame: %s\n", self,

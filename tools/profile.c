@@ -15,8 +15,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "policy.h"
 #include "profile.h"
 #include "tame.h"
+#include "tame_int.h"
 
 #define BLANKS	" \t"
 
@@ -152,6 +154,48 @@ profile_set(struct profile *p, const char *path, int flags)
 	return add(p, path, flags, NULL, 0);
 }
 
+#define PLEDGE_PREFIX	"pledge:"
+
+/*
+ * "pledge:stdio,rpath": the promises, checked as pledge() will check
+ * them, stored with spaces in place of the commas.
+ */
+static int
+read_promises(struct profile *p, const char *path, char *text, char *load,
+    int line, char *why, size_t len)
+{
+	const struct profile_entry *dup;
+	const char *bad;
+	char *words = text + strlen(PLEDGE_PREFIX), *c;
+	tame_atoms atoms, stdio;
+
+	for (c = words; *c != '\0'; c++)
+		if (*c == ',')
+			*c = ' ';
+	if (tame__promises_parse(words, &atoms, &bad) == -1) {
+		snprintf(why, len, "unknown promise \"%.*s\" for %s",
+		    (int)strcspn(bad, " "), bad, path);
+		return -1;
+	}
+	(void)tame__promises_parse("stdio", &stdio, NULL);
+	if ((atoms & stdio) != stdio) {
+		snprintf(why, len, "%s pledge:%s: without stdio no program "
+		    "gets past its start", path, words);
+		return -1;
+	}
+	if ((dup = profile_find(p, path)) != NULL) {
+		snprintf(why, len, "%s is listed again (first on line %d)",
+		    path, dup->line);
+		return -1;
+	}
+	if (add(p, path, TAME_STDIO, load, line) == -1) {
+		snprintf(why, len, "%s", strerror(errno));
+		return -1;
+	}
+	p->e[p->n - 1].promises = words;
+	return 0;
+}
+
 /* One line, its comment cut: 0 (blank or added), or -1 with why. */
 static int
 read_line(struct profile *p, char *s, int line, char *why, size_t len)
@@ -198,6 +242,8 @@ read_line(struct profile *p, char *s, int line, char *why, size_t len)
 			return -1;
 	}
 	*end = '\0';
+	if (strncmp(flagtext, PLEDGE_PREFIX, strlen(PLEDGE_PREFIX)) == 0)
+		return read_promises(p, path, flagtext, load, line, why, len);
 	if (tame_flags_parse(flagtext, &flags, &bad) == -1) {
 		snprintf(why, len, "unknown flag \"%.*s\" for %s",
 		    (int)strcspn(bad, ", \t|"), bad, path);
@@ -316,9 +362,15 @@ int
 profile_write_entry(FILE *f, const struct profile_entry *e,
     const char *tail)
 {
-	char names[256];
+	char names[512], *c;
 
-	if (tame_flags_name(e->flags, names, sizeof(names)) < 0)
+	if (e->promises != NULL) {
+		snprintf(names, sizeof(names), "%s%s", PLEDGE_PREFIX,
+		    e->promises);
+		for (c = names; *c != '\0'; c++)
+			if (*c == ' ')
+				*c = ',';
+	} else if (tame_flags_name(e->flags, names, sizeof(names)) < 0)
 		return -1;
 	return fprintf(f, "%s %s%s%s%s%s\n", e->path, names,
 	    e->load != NULL ? " load=" : "", e->load != NULL ? e->load : "",

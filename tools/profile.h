@@ -6,13 +6,17 @@
  * it: one line per program,
  *
  *	PATH FLAGS [load=MODULE,...]
+ *	PATH pledge:PROMISE,... [load=MODULE,...]
  *
  * PATH the program's real executable path (what /proc/PID/exe shows: an
  * absolute path with no symbolic link in it; a script's is its
  * interpreter's), FLAGS lowercase flag names separated by commas
  * ("stdio,rpath"), the two separated by spaces or tabs; then, for a
  * program that loads code on demand, the shared objects the shim loads
- * before tame() (tame-exec -l), absolute paths separated by commas.  '#' starts a
+ * before tame() (tame-exec -l), absolute paths separated by commas.  In
+ * place of FLAGS, "pledge:" and pledge(3)'s promises separated by commas
+ * ("pledge:stdio,rpath,proc,exec") has the shim call pledge() with them
+ * (NULL execpromises) instead of tame().  '#' starts a
  * comment to the end of the line; blank lines are ignored.  A PATH may
  * not hold white space or '#', nor appear twice.  This file is the one
  * reader and writer of the format.
@@ -33,6 +37,8 @@ struct profile_entry {
 	int	 flags;
 	char	*load;		/* the modules, ',' between them, or NULL:
 				   in text when read, else the caller's */
+	char	*promises;	/* pledge's, ' ' between them, or NULL
+				   (then flags): in text when read */
 	int	 line;		/* where it was read, or 0 (profile_set) */
 };
 

@@ -61,6 +61,23 @@ else
 	    no "-v of a missing path said '$(cat "$dir/err")'"
 fi
 
+# a profile line may give promises: the shell pledged with exec, its cat
+# pledged stdio alone, ls (not listed) as it is
+sh_path=$(readlink -f /bin/sh)
+cat_path=$(readlink -f "$(command -v cat)")
+printf '%s pledge:stdio,rpath,proc,exec\n%s pledge:stdio\n' "$sh_path" \
+    "$cat_path" > "$dir/prof"
+out=$($X --profile "$dir/prof" -- sh -c "ls '$dir' >&2 && echo ls-ok; cat '$dir/in'" 2>"$dir/err")
+[ "$out" = ls-ok ] || no "under a pledge: profile the tree printed '$out'"
+grep -q "cat\[[0-9]*\]: pledge: openat .* needs promise rpath" "$dir/err" ||
+    no "the listed cat was not pledged: '$(cat "$dir/err")'"
+printf '%s pledge:stdio,bogus\n' "$cat_path" > "$dir/bad"
+$X --profile "$dir/bad" -- true 2>"$dir/err"
+[ $? -eq 1 ] || no "a profile with an unknown promise ran"
+grep -q 'unknown promise "bogus"' "$dir/err" || no "the bad promise is not named"
+printf '%s pledge:rpath\n' "$cat_path" > "$dir/bad"
+$X --profile "$dir/bad" -- true 2>/dev/null && no "a profile line without stdio ran"
+
 # bad input: usage errors, exit 2
 for args in "-p 'stdio bogus'" "-p stdio -f stdio" "-v q:/etc" "-v /etc" \
     "-p stdio --profile $dir/p" "-v r:/etc --check"; do
