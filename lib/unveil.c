@@ -27,33 +27,16 @@
 #include <string.h>
 
 #include "gate.h"
+#include "landlock_rights.h"
 #include "policy.h"
 #include "tame_int.h"
 
-#ifndef LANDLOCK_ACCESS_FS_REFER
-#define LANDLOCK_ACCESS_FS_REFER	(1ULL << 13)
-#endif
-#ifndef LANDLOCK_ACCESS_FS_TRUNCATE
-#define LANDLOCK_ACCESS_FS_TRUNCATE	(1ULL << 14)
-#endif
-
-#define UV_READ		(LANDLOCK_ACCESS_FS_READ_FILE | \
-			 LANDLOCK_ACCESS_FS_READ_DIR)
-#define UV_WRITE	(LANDLOCK_ACCESS_FS_WRITE_FILE | \
-			 LANDLOCK_ACCESS_FS_TRUNCATE)
+#define UV_READ		LL_READ
+#define UV_WRITE	LL_WRITE
 #define UV_EXEC		LANDLOCK_ACCESS_FS_EXECUTE
-#define UV_CREATE	(LANDLOCK_ACCESS_FS_REMOVE_DIR | \
-			 LANDLOCK_ACCESS_FS_REMOVE_FILE | \
-			 LANDLOCK_ACCESS_FS_MAKE_CHAR | \
-			 LANDLOCK_ACCESS_FS_MAKE_DIR | \
-			 LANDLOCK_ACCESS_FS_MAKE_REG | \
-			 LANDLOCK_ACCESS_FS_MAKE_SOCK | \
-			 LANDLOCK_ACCESS_FS_MAKE_FIFO | \
-			 LANDLOCK_ACCESS_FS_MAKE_BLOCK | \
-			 LANDLOCK_ACCESS_FS_MAKE_SYM | \
-			 LANDLOCK_ACCESS_FS_REFER)
+#define UV_CREATE	(LL_CREATE | LANDLOCK_ACCESS_FS_REFER)
 /* What may be granted to a file rather than a directory. */
-#define UV_FILE		(LANDLOCK_ACCESS_FS_READ_FILE | UV_WRITE | UV_EXEC)
+#define UV_FILE		(LL_FILE | UV_EXEC)
 
 static int	 ruleset = -1;	/* rules so far, before the lock */
 static int	 locked;

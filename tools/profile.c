@@ -156,6 +156,25 @@ profile_set(struct profile *p, const char *path, int flags)
 
 #define PLEDGE_PREFIX	"pledge:"
 
+/* A line's entry, once: 0, or -1 with why (listed twice, no memory). */
+static int
+add_line(struct profile *p, const char *path, int flags, char *load,
+    int line, char *why, size_t len)
+{
+	const struct profile_entry *dup;
+
+	if ((dup = profile_find(p, path)) != NULL) {
+		snprintf(why, len, "%s is listed again (first on line %d)",
+		    path, dup->line);
+		return -1;
+	}
+	if (add(p, path, flags, load, line) == -1) {
+		snprintf(why, len, "%s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * "pledge:stdio,rpath": the promises, checked as pledge() will check
  * them, stored with spaces in place of the commas.
@@ -164,7 +183,6 @@ static int
 read_promises(struct profile *p, const char *path, char *text, char *load,
     int line, char *why, size_t len)
 {
-	const struct profile_entry *dup;
 	const char *bad;
 	char *words = text + strlen(PLEDGE_PREFIX), *c;
 	tame_atoms atoms, stdio;
@@ -183,15 +201,8 @@ read_promises(struct profile *p, const char *path, char *text, char *load,
 		    "gets past its start", path, words);
 		return -1;
 	}
-	if ((dup = profile_find(p, path)) != NULL) {
-		snprintf(why, len, "%s is listed again (first on line %d)",
-		    path, dup->line);
+	if (add_line(p, path, TAME_STDIO, load, line, why, len) == -1)
 		return -1;
-	}
-	if (add(p, path, TAME_STDIO, load, line) == -1) {
-		snprintf(why, len, "%s", strerror(errno));
-		return -1;
-	}
 	p->e[p->n - 1].promises = words;
 	return 0;
 }
@@ -200,7 +211,6 @@ read_promises(struct profile *p, const char *path, char *text, char *load,
 static int
 read_line(struct profile *p, char *s, int line, char *why, size_t len)
 {
-	const struct profile_entry *dup;
 	const char *bad;
 	char *path, *flagtext, *end, *word, *rest, *load = NULL;
 	int flags;
@@ -260,16 +270,7 @@ read_line(struct profile *p, char *s, int line, char *why, size_t len)
 		    "past its start (stdio is the least)", path, flagtext);
 		return -1;
 	}
-	if ((dup = profile_find(p, path)) != NULL) {
-		snprintf(why, len, "%s is listed again (first on line %d)",
-		    path, dup->line);
-		return -1;
-	}
-	if (add(p, path, flags, load, line) == -1) {
-		snprintf(why, len, "%s", strerror(errno));
-		return -1;
-	}
-	return 0;
+	return add_line(p, path, flags, load, line, why, len);
 }
 
 /*
