@@ -97,6 +97,8 @@
 #define RECVFD		TAME__RECVFD
 #define ID		TAME__ID
 #define REAP		TAME__REAP
+/* Atoms only pledge() holds. */
+#define ROUTE		(TAME__ROUTE | TAME__WROUTE)
 #define THREADED	TAME__THREADED
 #define NET		(INET | UNIX | DNSPATH)
 
@@ -676,15 +678,23 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(socket), UNIX, .cond = { IN(0, ALL32, AF_UNIX), IN(1, SOCK_TYPE,
 	    SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET), FROM_LIBTAME },
 	    .why = "local sockets, once message checks are on" },
+	/*
+	 * pledge's route and wroute: a NETLINK_ROUTE socket (getifaddrs,
+	 * ip route show).  The filter cannot read its requests, so the
+	 * kernel's CAP_NET_ADMIN alone tells reading from changing them.
+	 */
+	{ SYS(socket), ROUTE, .cond = { IN(0, ALL32, AF_NETLINK),
+	    IN(2, ALL32, NETLINK_ROUTE) },
+	    .why = "routing tables and interfaces: route, wroute" },
 	{ SYS(connect), NET, .why = WHY_SOCK },
-	{ SYS(sendto), NET, .why = "send with an address" },
-	{ SYS(getsockname), NET, .why = WHY_SOCK },
+	{ SYS(sendto), NET | ROUTE, .why = "send with an address" },
+	{ SYS(getsockname), NET | ROUTE, .why = WHY_SOCK },
 	{ SYS(getpeername), NET, .why = WHY_SOCK },
 	{ SYS(getsockopt), NET, .why = WHY_SOCK },
 	{ SYS(setsockopt), NET, .cond = { IN(1, ALL32, SOL_SOCKET,
 	    IPPROTO_TCP, IPPROTO_UDP, IPPROTO_IP, IPPROTO_IPV6) },
 	    .why = "socket, TCP, UDP and IP options" },
-	{ SYS(bind), INET | UNIX, .why = WHY_SOCK },
+	{ SYS(bind), INET | UNIX | ROUTE, .why = WHY_SOCK },
 	{ SYS(listen), INET | UNIX, .why = WHY_SOCK },
 	{ SYS(accept), INET | UNIX, .why = WHY_SOCK },
 	{ SYS(accept4), INET | UNIX, .why = WHY_SOCK },
@@ -989,6 +999,8 @@ const struct tame_lpath tame_lpaths[] = {
 	{ TAME__VMINFO, TL_READ, "/proc/loadavg" },
 	{ TAME__VMINFO, TL_READ, "/proc/stat" },
 	{ TAME__VMINFO, TL_READ, "/proc/swaps" },
+	/* pledge's ps: other processes, as /proc shows them */
+	{ TAME__PS, TL_READ, "/proc" },
 };
 const int tame_nlpaths = sizeof(tame_lpaths) / sizeof(tame_lpaths[0]);
 
@@ -1064,15 +1076,15 @@ const struct tame_promise tame_promises[] = {
 	{ "prot_exec", TAME__PROT_EXEC, "executable mappings", "" },
 	{ "settime", TAME__SETTIME, "set the clock", "" },
 	{ "ps", TAME__PS, "inspect other processes",
-	    "nothing yet beyond holding the word" },
+	    "reading /proc, all of it (OpenBSD: the process table by sysctl)" },
 	{ "vminfo", TAME__VMINFO, "memory statistics",
 	    "reading them from /proc (OpenBSD: sysctl)" },
 	{ "id", ID, "change ids, groups and limits", "" },
 	{ "pf", TAME__PF, "packet filter ioctls", "nothing: no pf(4) here" },
 	{ "route", TAME__ROUTE, "read routing tables",
-	    "nothing yet beyond holding the word" },
+	    "NETLINK_ROUTE sockets; CAP_NET_ADMIN alone keeps them read-only" },
 	{ "wroute", TAME__WROUTE, "change routing tables",
-	    "nothing yet beyond holding the word" },
+	    "NETLINK_ROUTE sockets, as route" },
 	{ "audio", TAME__AUDIO, "audio ioctls", "nothing: no audio(4) here" },
 	{ "video", TAME__VIDEO, "video ioctls", "nothing: no video(4) here" },
 	{ "bpf", TAME__BPF, "bpf(4) ioctls", "nothing: no bpf(4) here" },

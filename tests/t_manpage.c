@@ -425,15 +425,17 @@ END_TEST
 START_TEST(test_landlock_paths_listed)
 {
 	char want[300];
-	unsigned int bit;	/* int would overflow into the sign bit */
+	tame_atoms bit;
 	int i, k, from, to, found;
 
 	load_page();
 	for (i = 0; i < tame_nlpaths; i++) {
 		for (bit = 1; bit != 0; bit <<= 1) {
-			if ((tame_lpaths[i].flag & bit) == 0)
+			/* pledge's alone (vminfo, ps): pledge(3) lists them */
+			if ((tame_lpaths[i].flag & bit) == 0 ||
+			    group_label(bit) == NULL)
 				continue;
-			from = entry(group_label((int)bit), &to);
+			from = entry(group_label(bit), &to);
 			snprintf(want, sizeof(want), ".Pa %s",
 			    tame_lpaths[i].path);
 			for (found = 0, k = from; k < to; k++)
@@ -442,7 +444,7 @@ START_TEST(test_landlock_paths_listed)
 				    lines[k][strlen(want)] == ' '))
 					found = 1;
 			ck_assert_msg(found, "entry %s does not list %s",
-			    group_label((int)bit), tame_lpaths[i].path);
+			    group_label(bit), tame_lpaths[i].path);
 		}
 	}
 }

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <linux/netlink.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -450,6 +451,40 @@ ok_meminfo(void)
 	return close(fd);
 }
 
+static void
+do_proc1(void)
+{
+	open("/proc/1/stat", O_RDONLY);
+}
+
+static int
+ok_proc1(void)
+{
+	char buf[64];
+	int fd = open("/proc/1/stat", O_RDONLY);
+
+	if (fd == -1 || read(fd, buf, sizeof(buf)) <= 0)
+		return 1;
+	return close(fd);
+}
+
+static void
+do_route(void)
+{
+	socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+}
+
+static int
+ok_route(void)
+{
+	struct sockaddr_nl nl = { .nl_family = AF_NETLINK };
+	int s = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+
+	if (s == -1 || bind(s, (struct sockaddr *)&nl, sizeof(nl)) == -1)
+		return 1;
+	return close(s);
+}
+
 static const struct promise_case cases[] = {
 	{ "stdio", ok_write, do_open_read, "openat", "rpath" },
 	{ "stdio rpath", ok_open_read, do_open_write, "openat", "wpath" },
@@ -468,6 +503,8 @@ static const struct promise_case cases[] = {
 	{ "stdio prot_exec", ok_prot_exec, do_exec, "execve", "exec" },
 	{ "stdio tape", ok_tape, do_meminfo, "openat", "vminfo" },
 	{ "stdio vminfo", ok_meminfo, do_tape, "ioctl", "tape" },
+	{ "stdio ps", ok_proc1, do_route, "socket", "route" },
+	{ "stdio route", ok_route, do_proc1, "openat", "ps" },
 };
 
 static int
