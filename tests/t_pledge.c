@@ -701,6 +701,44 @@ START_TEST(test_images_split_the_filter)
 }
 END_TEST
 
+/*
+ * The words with no Linux object grant nothing: beside stdio (mcast
+ * beside stdio and inet) each compiles to the very program without it,
+ * and no granted path names it.
+ */
+START_TEST(test_words_without_an_object_grant_nothing)
+{
+	static const char *const words[] = { "pf", "audio", "video", "bpf",
+	    "disklabel", "drm", "vmm", "mcast", "unveil", "error" };
+	static struct tame_prog a, b;
+	struct tame_target t = { 0 };
+	tame_atoms base, word;
+	size_t i;
+	int k;
+
+	ck_assert_int_eq(tame__promises_parse("stdio inet", &base, NULL), 0);
+	base |= TAME__BASE | TAME__ALWAYS;
+	t.landlock_ok = 1;
+	t.pid = 4242;
+	t.held = base;
+	ck_assert_int_eq(tame_compile(&t, NULL, 0x1000, &a), 0);
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		ck_assert_int_eq(tame__promises_parse(words[i], &word, NULL), 0);
+		t.held = base | word;
+		ck_assert_int_eq(tame_compile(&t, NULL, 0x1000, &b), 0);
+		/* error changes what a violation does, not what is allowed */
+		if (strcmp(words[i], "error") == 0)
+			continue;
+		ck_assert_msg(a.len == b.len && memcmp(a.insn, b.insn,
+		    (size_t)a.len * sizeof(a.insn[0])) == 0,
+		    "%s grants something: its filter differs", words[i]);
+		for (k = 0; k < tame_nlpaths; k++)
+			ck_assert_msg(!(tame_lpaths[k].flag & word),
+			    "%s grants %s", words[i], tame_lpaths[k].path);
+	}
+}
+END_TEST
+
 /* Code may not move while exec is held; other memory may. */
 static int
 body_mremap(void *arg)
@@ -975,6 +1013,7 @@ pledge_suite(void)
 	tcase_add_test(tc, test_exec_null_is_not_pledged);
 	tcase_add_test(tc, test_exec_under_execpromises);
 	tcase_add_test(tc, test_images_split_the_filter);
+	tcase_add_test(tc, test_words_without_an_object_grant_nothing);
 	tcase_add_test(tc, test_exec_keeps_code_in_place);
 	tcase_add_test(tc, test_prot_exec_with_exec_is_refused);
 	tcase_add_test(tc, test_error_gives_enosys);
