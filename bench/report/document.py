@@ -164,8 +164,8 @@ the untamed process of the same round, as in the table above.
          "own calls from an exec'd image's by where they come from, on "
          "the way to each trap; interleaved, "
          + tables.paired_rounds(run, "openat_close_granted")
-         + " rounds, pledge(\"stdio inet tty exec\", NULL) against the "
-         "same promises without exec, both without Landlock",
+         + " rounds, the promises stdio inet tty exec (no execpromises) "
+         "against the same without exec, both without Landlock",
          "granted open: " + tables.paired_cell(
              run, "openat_close_granted", "pledge-exec-norpath",
              "pledge-norpath") + "; signal mask: " + tables.paired_cell(
