@@ -64,6 +64,53 @@
 #define PIDFD_SIGNAL_THREAD_GROUP	(1u << 1)
 #endif
 
+/* IP options of <linux/in.h> and <linux/in6.h> that glibc's headers may lack. */
+#ifndef IP_UNICAST_IF
+#define IP_UNICAST_IF	50
+#endif
+#ifndef IP_LOCAL_PORT_RANGE
+#define IP_LOCAL_PORT_RANGE	51
+#endif
+#ifndef IP_PROTOCOL
+#define IP_PROTOCOL	52
+#endif
+#ifndef IPV6_FLOWLABEL_MGR
+#define IPV6_FLOWLABEL_MGR	32
+#endif
+#ifndef IPV6_FLOWINFO_SEND
+#define IPV6_FLOWINFO_SEND	33
+#endif
+#ifndef IPV6_RECVPATHMTU
+#define IPV6_RECVPATHMTU	60
+#endif
+#ifndef IPV6_PATHMTU
+#define IPV6_PATHMTU	61
+#endif
+#ifndef IPV6_AUTOFLOWLABEL
+#define IPV6_AUTOFLOWLABEL	70
+#endif
+#ifndef IPV6_ADDR_PREFERENCES
+#define IPV6_ADDR_PREFERENCES	72
+#endif
+#ifndef IPV6_MINHOPCOUNT
+#define IPV6_MINHOPCOUNT	73
+#endif
+#ifndef IPV6_RECVORIGDSTADDR
+#define IPV6_RECVORIGDSTADDR	74
+#endif
+#ifndef IPV6_TRANSPARENT
+#define IPV6_TRANSPARENT	75
+#endif
+#ifndef IPV6_UNICAST_IF
+#define IPV6_UNICAST_IF	76
+#endif
+#ifndef IPV6_RECVFRAGSIZE
+#define IPV6_RECVFRAGSIZE	77
+#endif
+#ifndef IPV6_FREEBIND
+#define IPV6_FREEBIND	78
+#endif
+
 /* seccomp(2)'s questions (Linux 4.14 and 5.0), for older headers. */
 #ifndef SECCOMP_GET_ACTION_AVAIL
 #define SECCOMP_GET_ACTION_AVAIL	2
@@ -97,6 +144,7 @@
 #define RECVFD		TAME__RECVFD
 #define ID		TAME__ID
 #define REAP		TAME__REAP
+#define MCAST		TAME__MCAST
 /* Atoms only pledge() holds. */
 #define ROUTE		(TAME__ROUTE | TAME__WROUTE)
 #define THREADED	TAME__THREADED
@@ -145,6 +193,7 @@
 #define WHY_CREATE	"create a new name"
 #define WHY_REMOVE	"remove or rename a name"
 #define WHY_SOCK	"socket calls"
+#define WHY_IPOPT	"IP options but multicast's"
 #define WHY_TTY		"terminal control"
 #define WHY_PROC	"other processes: fork, signal, wait, change ids"
 #define WHY_ID		"change ids: PROC's, pledge's id"
@@ -691,9 +740,33 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(getsockname), NET | ROUTE, .why = WHY_SOCK },
 	{ SYS(getpeername), NET, .why = WHY_SOCK },
 	{ SYS(getsockopt), NET, .why = WHY_SOCK },
+	/*
+	 * Socket options.  Multicast's (IP_MULTICAST_*, IP_ADD_MEMBERSHIP,
+	 * MCAST_*, IPv6's likewise) are pledge's mcast: the IP and IPv6
+	 * options below are the others, by value (IPv4's below 32, where
+	 * multicast's begin, and three after them).  The 2015 flags that
+	 * open sockets hold mcast, so every IP option stays theirs.
+	 */
 	{ SYS(setsockopt), NET, .cond = { IN(1, ALL32, SOL_SOCKET,
-	    IPPROTO_TCP, IPPROTO_UDP, IPPROTO_IP, IPPROTO_IPV6) },
-	    .why = "socket, TCP, UDP and IP options" },
+	    IPPROTO_TCP, IPPROTO_UDP) }, .why = "socket, TCP and UDP options" },
+	{ SYS(setsockopt), NET, .cond = { IN(1, ALL32, IPPROTO_IP),
+	    IN(2, ~0x1fu, 0) }, .why = WHY_IPOPT },
+	{ SYS(setsockopt), NET, .cond = { IN(1, ALL32, IPPROTO_IP),
+	    IN(2, ALL32, IP_UNICAST_IF, IP_LOCAL_PORT_RANGE, IP_PROTOCOL) },
+	    .why = WHY_IPOPT },
+	{ SYS(setsockopt), NET, .cond = { IN(1, ALL32, IPPROTO_IPV6),
+	    IN(2, ALL32, IPV6_UNICAST_HOPS, IPV6_MTU_DISCOVER, IPV6_MTU,
+	    IPV6_RECVERR, IPV6_V6ONLY, IPV6_RECVPKTINFO, IPV6_PKTINFO,
+	    IPV6_RECVHOPLIMIT, IPV6_HOPLIMIT, IPV6_DONTFRAG, IPV6_RECVTCLASS,
+	    IPV6_TCLASS) }, .why = WHY_IPOPT },
+	{ SYS(setsockopt), NET, .cond = { IN(1, ALL32, IPPROTO_IPV6),
+	    IN(2, ALL32, IPV6_FLOWLABEL_MGR, IPV6_FLOWINFO_SEND,
+	    IPV6_RECVPATHMTU, IPV6_PATHMTU, IPV6_AUTOFLOWLABEL,
+	    IPV6_ADDR_PREFERENCES, IPV6_MINHOPCOUNT, IPV6_RECVORIGDSTADDR,
+	    IPV6_TRANSPARENT, IPV6_UNICAST_IF, IPV6_RECVFRAGSIZE,
+	    IPV6_FREEBIND) }, .why = WHY_IPOPT },
+	{ SYS(setsockopt), MCAST, .cond = { IN(1, ALL32, IPPROTO_IP,
+	    IPPROTO_IPV6) }, .why = "IP options, multicast's among them: mcast" },
 	{ SYS(bind), INET | UNIX | ROUTE, .why = WHY_SOCK },
 	{ SYS(listen), INET | UNIX, .why = WHY_SOCK },
 	{ SYS(accept), INET | UNIX, .why = WHY_SOCK },
@@ -1024,10 +1097,11 @@ const struct tame_flagname tame_flagnames[] = {
 	{ "cpath", TAME_CPATH, 0, CPATH | DPATH, "create and remove names" },
 	{ "tmppath", TAME_TMPPATH, TAME_RW, TMPPATH,
 	    "read, write, create and remove beneath /tmp" },
-	{ "inet", TAME_INET, TAME_RW, INET,
+	{ "inet", TAME_INET, TAME_RW, INET | MCAST,
 	    "TCP and UDP sockets, IPv4 and IPv6" },
-	{ "unix", TAME_UNIX, TAME_RW, UNIX, "AF_UNIX sockets" },
-	{ "dnspath", TAME_DNSPATH, TAME_STDIO, DNSPATH, "resolve host names" },
+	{ "unix", TAME_UNIX, TAME_RW, UNIX | MCAST, "AF_UNIX sockets" },
+	{ "dnspath", TAME_DNSPATH, TAME_STDIO, DNSPATH | MCAST,
+	    "resolve host names" },
 	{ "getpw", TAME_GETPW, TAME_STDIO, GETPW,
 	    "read passwd and group entries" },
 	{ "cmsg", TAME_CMSG, TAME_UNIX | TAME_RW, CMSG | RECVFD,
@@ -1055,10 +1129,8 @@ const struct tame_promise tame_promises[] = {
 	    "FIFOs only: device nodes are never made" },
 	{ "tmppath", TMPPATH, "files beneath /tmp",
 	    "OpenBSD removed it in 2026; kept with its 2015-2025 meaning" },
-	{ "inet", INET, "AF_INET and AF_INET6 sockets",
-	    "socket options as under tame's inet, multicast's too" },
-	{ "mcast", TAME__MCAST, "multicast socket options with inet",
-	    "nothing more: inet already sets them" },
+	{ "inet", INET, "AF_INET and AF_INET6 sockets", "" },
+	{ "mcast", MCAST, "multicast socket options with inet", "" },
 	{ "fattr", FATTR, "change modes, times, attributes", "" },
 	{ "chown", CHOWN, "change owners and groups",
 	    "every chown call: OpenBSD lets fattr keep the owner" },
