@@ -294,17 +294,31 @@ no_handler_ret(const struct tame_rule *r)
 	case __NR_rt_sigprocmask:
 	case __NR_socket:
 	case __NR_socketpair:
-	case __NR_mremap:
 		return SECCOMP_RET_ALLOW;
 	case __NR_statx:
 		return SECCOMP_RET_ERRNO | ENOSYS;
-	case __NR_newfstatat:
-		/* fstat(): the row that asks for AT_EMPTY_PATH */
-		if (r->cond[0].op == TC_IN && r->cond[0].arg == 3)
-			return SECCOMP_RET_ALLOW;
-		break;
+	case __NR_mremap:
+		/*
+		 * Code moved where the pledged image's was would be judged
+		 * by its promises: no move at all (realloc() copies instead).
+		 */
+		return SECCOMP_RET_ERRNO | EPERM;
 	}
+	/*
+	 * The rest cannot be checked: a path (also fstat's, which cannot be
+	 * told from a lookup beside a descriptor without rpath), a
+	 * message's descriptors, an attribute's name.
+	 */
 	return SECCOMP_RET_ERRNO | EACCES;
+}
+
+/* A violation's answer for t; pledge's error without a handler: ENOSYS. */
+static uint32_t
+violation_ret(const struct tame_target *t)
+{
+	if (t->no_handler && (t->held & TAME__ERROR))
+		return SECCOMP_RET_ERRNO | ENOSYS;
+	return tame_violation_ret(t->held);
 }
 
 static uint32_t
@@ -312,6 +326,8 @@ row_ret(const struct tame_rule *r, const struct tame_target *t)
 {
 	if (t->no_handler && r->action == TA_EMULATE)
 		return no_handler_ret(r);
+	if (r->action == TA_DENY)
+		return violation_ret(t);
 	return tame_rule_ret(r, t->held, t->landlock_ok);
 }
 
@@ -321,7 +337,7 @@ leaf_build(struct leaf *l, int lo, int hi, const struct tame_target *t)
 	const struct tame_rule *r;
 	int i, j;
 
-	l->fallback = tame_violation_ret(t->held);
+	l->fallback = violation_ret(t);
 	l->first = (uint16_t)w->npool;
 	l->nrows = 0;
 	for (i = lo; i < hi; i++) {

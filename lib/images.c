@@ -83,46 +83,74 @@ hex(const char **p)
 }
 
 /*
- * The executable mappings of this process, from /proc/self/maps
- * ("lo-hi r-xp ...").  0, or -1 with errno (E2BIG: too many ranges).
+ * One line of /proc/self/maps ("lo-hi rwxp ..."): an executable mapping
+ * is added; one that is also writable (an executable stack, a JIT's
+ * buffer) is refused, since code could appear in it, or beyond it as a
+ * stack grows, with no system call the filter sees.  0, or -1 with errno.
+ */
+static int
+map_line(struct tame_images *im, const char *p)
+{
+	uint64_t lo, hi;
+
+	lo = hex(&p);
+	p += *p == '-';
+	hi = hex(&p);
+	if (p[0] != ' ' || strlen(p) < 5 || p[3] != 'x')
+		return 0;
+	if (p[2] == 'w') {
+		errno = ENOTSUP;
+		return -1;
+	}
+	if (tame__images_add(im, lo, hi) == -1) {
+		errno = E2BIG;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The executable mappings of this process, from /proc/self/maps, read a
+ * piece at a time (a process with many libraries has a long one).  0, or
+ * -1 with errno: E2BIG for more ranges than a filter holds, ENOTSUP for
+ * a mapping both writable and executable.
  */
 int
 tame__images_snapshot(struct tame_images *im)
 {
-	static char buf[65536];		/* static: no allocation here */
-	const char *p, *line;
-	uint64_t lo, hi;
+	static char buf[8192];		/* static: no allocation here */
+	char *line, *nl;
 	size_t len = 0;
 	ssize_t n;
-	int fd;
+	int fd, r = 0, saved;
 
 	im->n = 0;
 	if ((fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC)) == -1)
 		return -1;
-	while (len < sizeof(buf) - 1 &&
-	    (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
+	while (r == 0 && (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0) {
 		len += (size_t)n;
-	close(fd);
-	if (len == sizeof(buf) - 1) {
-		errno = E2BIG;
-		return -1;
-	}
-	buf[len] = '\0';
-	for (line = buf; *line != '\0'; line = p + (*p == '\n')) {
-		p = line;
-		lo = hex(&p);
-		p += *p == '-';
-		hi = hex(&p);
-		/* " rwxp": the x is the third permission letter */
-		if (p[0] == ' ' && strlen(p) > 4 && p[3] == 'x' &&
-		    tame__images_add(im, lo, hi) == -1) {
-			errno = E2BIG;
-			return -1;
+		buf[len] = '\0';
+		for (line = buf; r == 0 && (nl = strchr(line, '\n')) != NULL;
+		    line = nl + 1) {
+			*nl = '\0';
+			r = map_line(im, line);
 		}
-		p = strchr(p, '\n');
-		if (p == NULL)
-			break;
+		len -= (size_t)(line - buf);
+		memmove(buf, line, len);
+		if (len == sizeof(buf) - 1) {
+			errno = E2BIG;		/* one line of 8 KiB: not maps */
+			r = -1;
+		}
 	}
+	if (r == 0 && len > 0) {
+		buf[len] = '\0';
+		r = map_line(im, buf);
+	}
+	saved = errno;
+	close(fd);
+	errno = saved;
+	if (r == -1)
+		return -1;
 	/*
 	 * The images this one execs get randomized addresses even where
 	 * this one has none (gdb's ADDR_NO_RANDOMIZE), or their code would

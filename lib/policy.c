@@ -440,6 +440,13 @@ const struct tame_rule tame_rules[] = {
 	 */
 	{ SYS(mremap), MALLOC, TAME__EXEC, .cond = { FROM_LIBTAME },
 	    .why = "a move the handler checked" },
+	/*
+	 * An image exec'd under execpromises (images.c) moves no memory:
+	 * its code moved where the pledged image's was would be judged by
+	 * the promises.  realloc() copies instead.
+	 */
+	{ SYS(mremap), TAME__LOADER, .action = TA_ERRNO, .errnum = EPERM,
+	    .why = "an exec'd image under execpromises moves no memory" },
 	{ SYS(mremap), MALLOC, TAME__EXEC, .action = TA_EMULATE,
 	    .why = "with exec, code never moves: checked in the handler" },
 	{ SYS(mremap), MALLOC, .why = WHY_MEM },

@@ -257,6 +257,12 @@ narrow_locked(const struct tame_request *rq)
 		errno = EPERM;		/* only reductions */
 		return -1;
 	}
+	/*
+	 * A narrowing without pledge's unveil locks unveil (pledge(2)),
+	 * before the filter: "" would leave no call the lock makes.
+	 */
+	if (!(want & TAME__UNVEIL) && tame__unveil_lock() == -1)
+		return -1;
 	if (tame__state.tamed && want == (held & ~TAME__STATE) &&
 	    !rq->exec_changed) {
 		audit_marker(rq);	/* nothing narrows: nothing new */
@@ -407,6 +413,9 @@ fail:
 		tame__gate(SYS_close, ruleset, 0, 0, 0, 0, 0);
 		errno = saved;
 	}
+	/* nothing went in: a later pledge() reads the mappings anew */
+	if (!tame__state.tamed)
+		images_taken = 0;
 	return -1;
 }
 
@@ -462,9 +471,6 @@ tame__narrow(const struct tame_request *rq)
 	}
 	r = narrow_locked(rq);
 	state_unlock();
-	/* a narrowing without pledge's unveil locks unveil (pledge(2)) */
-	if (r == 0 && !(rq->want & TAME__UNVEIL) && tame__unveil_lock() == -1)
-		return -1;
 	return r;
 }
 

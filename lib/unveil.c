@@ -96,15 +96,20 @@ tame__unveil_lock(void)
 
 	if (locked)
 		return 0;
-	locked = 1;
-	if (ruleset == -1)
-		return 0;		/* nothing unveiled: nothing hidden */
+	if (ruleset == -1) {
+		locked = 1;		/* nothing unveiled: nothing hidden */
+		return 0;
+	}
+	/* on failure the rules stay, and a later lock may try again */
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
 		return -1;
 	r = tame__gate(SYS_landlock_restrict_self, ruleset, 0, 0, 0, 0, 0);
+	if (r < 0)
+		return fail((int)-r);
 	tame__gate(SYS_close, ruleset, 0, 0, 0, 0, 0);
 	ruleset = -1;
-	return r < 0 ? fail((int)-r) : 0;
+	locked = 1;
+	return 0;
 }
 
 static int

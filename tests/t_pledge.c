@@ -652,6 +652,8 @@ START_TEST(test_exec_under_execpromises)
 	struct exec_case write = { "stdio rpath prot_exec proc exec",
 	    { "/bin/sh", "-c", NULL, NULL } };
 	struct exec_case empty = { "", { "/bin/true", NULL } };
+	struct exec_case errorx = { "stdio rpath prot_exec proc exec error",
+	    { "/bin/sh", "-c", NULL, NULL } };
 	struct exec_case noload = { "stdio prot_exec", { "/bin/true", NULL } };
 	char script[1024];
 	struct outcome o;
@@ -664,11 +666,17 @@ START_TEST(test_exec_under_execpromises)
 	ck_assert_msg(child_status(o.err) == 0, "%s", o.err);
 	/* beyond them: the exec'd image dies (no handler: no line) */
 	make_dir();
-	snprintf(script, sizeof(script), "echo x > %s", in_dir("no"));
+	snprintf(script, sizeof(script), "echo x > %s; exit 7", in_dir("no"));
 	write.argv[2] = script;
 	o = h_run(H_NO_TAME, NULL, body_exec, &write);
 	ck_assert_msg(WIFSIGNALED(child_status(o.err)) &&
 	    WTERMSIG(child_status(o.err)) == SIGSYS, "%s", o.err);
+	ck_assert_int_eq(access(in_dir("no"), F_OK), -1);
+	/* error: the shell's own open fails (ENOSYS) and it goes on */
+	errorx.argv[2] = script;
+	o = h_run(H_NO_TAME, NULL, body_exec, &errorx);
+	ck_assert_msg(WIFEXITED(child_status(o.err)) &&
+	    WEXITSTATUS(child_status(o.err)) == 7, "%s", o.err);
 	ck_assert_int_eq(access(in_dir("no"), F_OK), -1);
 	/* "": only _exit */
 	o = h_run(H_NO_TAME, NULL, body_exec, &empty);
@@ -740,6 +748,15 @@ START_TEST(test_images_split_the_filter)
 	    SECCOMP_RET_ERRNO | EACCES);
 	ck_assert_uint_ne(run_at(&p, __NR_execve, 0, out), SECCOMP_RET_ALLOW);
 	ck_assert_uint_eq(run_at(&p, __NR_execve, 0, in), SECCOMP_RET_ALLOW);
+	/* no code may move where the pledged image's was */
+	ck_assert_uint_eq(run_at(&p, __NR_mremap, 0, out),
+	    SECCOMP_RET_ERRNO | EPERM);
+
+	/* "stdio error": the exec'd image's violations are ENOSYS */
+	t.exec_held |= TAME__ERROR;
+	ck_assert_int_eq(tame__images_compile(&t, NULL, 0x1000, &p), 0);
+	ck_assert_uint_eq(run_at(&p, __NR_socket, AF_INET, out),
+	    SECCOMP_RET_ERRNO | ENOSYS);
 }
 END_TEST
 
@@ -817,21 +834,40 @@ START_TEST(test_exec_keeps_code_in_place)
 }
 END_TEST
 
-/* prot_exec with exec: code made anywhere would pass for an exec'd one. */
+/*
+ * prot_exec with exec: code made anywhere would pass for an exec'd
+ * one; so would code in a mapping both writable and executable (an
+ * executable stack grows with no system call).
+ */
 static int
 body_prot_exec_exec(void *arg)
 {
-	(void)arg;
+	void *wx;
+
 	errno = 0;
 	if (pledge("stdio prot_exec exec", NULL) != -1 || errno != ENOTSUP)
 		return 1;
+	if (*(int *)arg) {
+		wx = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (wx == MAP_FAILED)
+			return 99;
+		errno = 0;
+		if (pledge("stdio exec", NULL) != -1 || errno != ENOTSUP)
+			return 3;
+		return pledge("stdio", NULL) == 0 ? 0 : 4;
+	}
 	return pledge("stdio exec", NULL) == 0 ? 0 : 2;
 }
 
 START_TEST(test_prot_exec_with_exec_is_refused)
 {
-	struct outcome o = h_run(H_NO_TAME, NULL, body_prot_exec_exec, NULL);
+	int wx = 0;
+	struct outcome o = h_run(H_NO_TAME, NULL, body_prot_exec_exec, &wx);
 
+	ck_assert_exit(o, 0);
+	wx = 1;
+	o = h_run(H_NO_TAME, NULL, body_prot_exec_exec, &wx);
 	ck_assert_exit(o, 0);
 }
 END_TEST

@@ -126,12 +126,14 @@ START_TEST(test_allowances_come_first)
 		if (r->action == TA_ALLOW || r->action == TA_DENY)
 			continue;
 		/*
-		 * A row that also needs an atom no flag holds narrows a call
-		 * where pledge() holds that atom, on purpose (mremap while
-		 * exec is held: policy.c): it is pledge's, tame() never
-		 * meets it, and it comes first.
+		 * A row that also needs an atom no flag holds, or is keyed
+		 * by such atoms alone, narrows a call where pledge() holds
+		 * them, on purpose (mremap while exec is held, or in an
+		 * image exec'd under execpromises: policy.c): it is
+		 * pledge's, tame() never meets it, and it comes first.
 		 */
-		if (r->all & ~(tame_expand(TAME_ALL) | TAME__STATE))
+		if ((r->all & ~(tame_expand(TAME_ALL) | TAME__STATE)) ||
+		    !(r->any & tame_expand(TAME_ALL)))
 			continue;
 		for (j = i + 1; j < tame_nrules; j++) {
 			q = &tame_rules[j];

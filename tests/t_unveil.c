@@ -6,6 +6,7 @@
  * differs from OpenBSD, asserted as it is (unveil(3) CAVEATS).
  */
 #include <sys/stat.h>
+#include <sys/syscall.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -264,6 +265,28 @@ START_TEST(test_pledge_locks_unveil)
 }
 END_TEST
 
+/* pledge("") after unveil(): the lock goes in before "" leaves _exit. */
+static int
+body_empty(void *arg)
+{
+	(void)arg;
+	if (unveil(dir, "r") != 0 || pledge("", NULL) != 0)
+		return 100;
+	syscall(SYS_exit_group, 7);
+	return 1;
+}
+
+START_TEST(test_empty_pledge_locks_unveil_first)
+{
+	struct outcome o;
+
+	if (!have_landlock())
+		return;
+	o = h_run(H_NO_TAME, NULL, body_empty, NULL);
+	ck_assert_exit(o, 7);
+}
+END_TEST
+
 /* tame() locks too: it holds no unveil promise. */
 static int
 body_tame(void *arg)
@@ -301,6 +324,7 @@ unveil_suite(void)
 	tcase_add_test(tc, test_nothing_hidden_before_the_lock);
 	tcase_add_test(tc, test_pledge_locks_unveil);
 	tcase_add_test(tc, test_tame_locks_unveil);
+	tcase_add_test(tc, test_empty_pledge_locks_unveil_first);
 	return s;
 }
 
