@@ -14,6 +14,7 @@
  * Each function returns 0 with the call's result (or -errno) in *ret, or
  * -1 when the handler refuses the call.
  */
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <linux/openat2.h>
@@ -390,6 +391,47 @@ mremap_call(struct tame_call *c, long *ret)
 	return 0;
 }
 
+/*
+ * execve and execveat where pledge's execpromises were given: a set-ID
+ * program fails with EACCES after the line, as on OpenBSD; another is
+ * run from the gate, by the path that was looked at.  (Swapping the
+ * file in between gains nothing: no_new_privs ignores set-ID bits; only
+ * which error comes back could differ.)  The argument and environment
+ * vectors go as they came.
+ */
+static int
+exec_call(struct tame_call *c, long *ret)
+{
+	struct stat st;
+	long dirfd = AT_FDCWD, flags = 0, r;
+	int at = c->nr == SYS_execveat;
+
+	if (at) {
+		dirfd = (long)(int)c->a[0];
+		flags = (long)c->a[4] & (AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW);
+	}
+	if (fetch_path(c, at, ret) == -1)
+		return 0;
+	r = tame__gate(SYS_newfstatat, dirfd, (long)c->buf, (long)&st, flags,
+	    0, 0);
+	if (r == 0 && S_ISREG(st.st_mode) &&
+	    (st.st_mode & (S_ISUID | S_ISGID))) {
+		c->detail = "of a set-ID program under execpromises";
+		c->need = 0;
+		tame__violation(c);
+		c->detail = NULL;
+		*ret = -EACCES;
+		return 0;
+	}
+	if (at)
+		*ret = tame__gate(SYS_execveat, dirfd, (long)c->buf,
+		    (long)c->a[2], (long)c->a[3], (long)c->a[4], 0);
+	else
+		*ret = tame__gate(SYS_execve, (long)c->buf, (long)c->a[1],
+		    (long)c->a[2], 0, 0, 0);
+	return 0;
+}
+
 /* set/remove xattr, by path, link or descriptor: the name is checked. */
 static int
 xattr_call(struct tame_call *c, long *ret)
@@ -494,6 +536,9 @@ tame__emulate(tame_atoms held, struct tame_call *c, long *ret)
 		return signal_call(c, ret);
 	case SYS_mremap:
 		return mremap_call(c, ret);
+	case SYS_execve:
+	case SYS_execveat:
+		return exec_call(c, ret);
 	case SYS_setxattr:
 	case SYS_lsetxattr:
 	case SYS_fsetxattr:

@@ -983,6 +983,20 @@ const struct tame_rule tame_rules[] = {
 	 * No exec after tame (2015): a program that runs others is tamed
 	 * in the child, after the exec, or by tame-exec from outside.
 	 */
+	/*
+	 * With execpromises given, a set-ID program may not be run (its
+	 * privilege would go, pledge(2)): exec traps, and the handler looks
+	 * at the file, then makes the call itself.  (Without them, the
+	 * kernel's no_new_privs runs it unprivileged: pledge(3).)
+	 */
+	{ SYS(execve), TAME__EXEC, .cond = { FROM_LIBTAME },
+	    .why = "an exec the handler checked" },
+	{ SYS(execve), TAME__EXEC, TAME__EXECSET, .action = TA_EMULATE,
+	    .why = "execpromises given: no set-ID program" },
+	{ SYS(execveat), TAME__EXEC, .cond = { FROM_LIBTAME },
+	    .why = "an exec the handler checked" },
+	{ SYS(execveat), TAME__EXEC, TAME__EXECSET, .action = TA_EMULATE,
+	    .why = "execpromises given: no set-ID program" },
 	{ SYS(execve), TAME__EXEC, .why = "pledge's exec: run another image" },
 #ifdef __NR_arch_prctl
 	/* the new image's loader sets its thread pointer on x86-64 */

@@ -90,7 +90,13 @@ typedef uint64_t tame_atoms;
  * Set at the first call only, kept by later ones.
  */
 #define TAME__THREADED	((tame_atoms)1 << 59)
-#define TAME__STATE	(TAME__NOUNIX | TAME__THREADED)
+/*
+ * EXECSET is state as well: pledge's execpromises were given (not NULL)
+ * while exec is held, and an exec of a set-ID program fails with EACCES
+ * and a line, as on OpenBSD: exec traps, and the handler looks first.
+ */
+#define TAME__EXECSET	((tame_atoms)1 << 58)
+#define TAME__STATE	(TAME__NOUNIX | TAME__THREADED | TAME__EXECSET)
 #define TAME__INTERNAL	(TAME__STATE | TAME__BASE | TAME__ALWAYS)
 
 /* What a matching row does. */

@@ -60,6 +60,8 @@ exec_target(struct tame_target *t, const struct tame_request *rq)
 	}
 	t->images = &tame__images;
 	t->exec_null = rq->exec_null;
+	if (!rq->exec_null)
+		t->held |= TAME__EXECSET;
 	t->exec_held = rq->exec_held;
 	return 0;
 }
@@ -290,6 +292,7 @@ narrow_locked(const struct tame_request *rq)
 	next.landlock_ok = 1;
 	if (exec_target(&next, rq) == -1)
 		return -1;
+	want = next.held;		/* with EXECSET where it is held */
 	/* an older filter without PROC was made here too: no fork since */
 	next.pid = prev.pid = (int)tame__gate(SYS_getpid, 0, 0, 0, 0, 0, 0);
 	if (next.images != NULL) {

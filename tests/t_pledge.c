@@ -798,6 +798,43 @@ START_TEST(test_words_without_an_object_grant_nothing)
 }
 END_TEST
 
+/*
+ * A set-ID program under execpromises: the exec fails with EACCES after
+ * the line, as on OpenBSD; with NULL execpromises it runs (without its
+ * privilege: no_new_privs).  The program is a copy of true with its
+ * set-user-ID bit on.
+ */
+static int
+body_setid(void *arg)
+{
+	const char *ep = arg;
+	char *argv[] = { "suid-true", NULL };
+
+	if (pledge("stdio rpath proc exec", ep) == -1)
+		return 100;
+	execve(in_dir("suid-true"), argv, (char *[]){ NULL });
+	return errno == EACCES ? 13 : 14;
+}
+
+START_TEST(test_setid_under_execpromises)
+{
+	char cmd[2048];
+	struct outcome o;
+
+	make_dir();
+	snprintf(cmd, sizeof(cmd), "cp /bin/true '%s' && chmod 4755 '%s'",
+	    in_dir("suid-true"), in_dir("suid-true"));
+	ck_assert_int_eq(system(cmd), 0);
+	o = h_run(H_NO_TAME, NULL, body_setid, "stdio rpath prot_exec");
+	ck_assert_exit(o, 13);
+	ck_assert_msg(strstr(o.err, ": pledge: execve \"") != NULL &&
+	    strstr(o.err, "set-ID program under execpromises") != NULL,
+	    "no line for the refused exec: %s", o.err);
+	o = h_run(H_NO_TAME, NULL, body_setid, NULL);
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
 /* Code may not move while exec is held; other memory may. */
 static int
 body_mremap(void *arg)
@@ -1091,6 +1128,7 @@ pledge_suite(void)
 	tcase_add_test(tc, test_exec_null_is_not_pledged);
 	tcase_add_test(tc, test_exec_under_execpromises);
 	tcase_add_test(tc, test_images_split_the_filter);
+	tcase_add_test(tc, test_setid_under_execpromises);
 	tcase_add_test(tc, test_words_without_an_object_grant_nothing);
 	tcase_add_test(tc, test_exec_keeps_code_in_place);
 	tcase_add_test(tc, test_prot_exec_with_exec_is_refused);
