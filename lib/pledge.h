@@ -11,6 +11,14 @@
 #ifndef TAME_PLEDGE_H
 #define TAME_PLEDGE_H
 
+/*
+ * Each is declared under a name of its own bound to the real symbol, and
+ * called through a macro: so configure's own test for the function
+ * (AC_CHECK_FUNCS: "#undef pledge" then "char pledge ();"), built with
+ * these flags, meets no conflicting declaration, while a call gets the
+ * prototype's checks, and a program's own prototype of pledge() (a
+ * compat.h for systems without it) declares the same function again.
+ */
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -23,7 +31,9 @@ extern "C" {
  * held (promises only narrow), ENOSYS where the kernel has no seccomp
  * filters.
  */
-int	pledge(const char *promises, const char *execpromises);
+int	tame_pledge_(const char *promises, const char *execpromises)
+	    __asm__("pledge");
+#define pledge(promises, execpromises) tame_pledge_(promises, execpromises)
 
 /*
  * Limit the file system to the paths unveiled, each with permissions
@@ -33,7 +43,9 @@ int	pledge(const char *promises, const char *execpromises);
  * EPERM once locked, ENOENT for a path that does not exist, ENOSYS
  * without Landlock.  See unveil(3).
  */
-int	unveil(const char *path, const char *permissions);
+int	tame_unveil_(const char *path, const char *permissions)
+	    __asm__("unveil");
+#define unveil(path, permissions) tame_unveil_(path, permissions)
 
 #ifdef __cplusplus
 }

@@ -113,12 +113,28 @@ cc "$dir/prog.c" -o "$dir/prog-static" -static \
 # which no promise allows: leaks are not what these check.
 [ "${SANITIZE:-}" = 1 ] && export ASAN_OPTIONS=detect_leaks=0
 cat > "$dir/conftest.c" <<'PROG'
-char pledge(void);
-int main(void) { return pledge(); }
+#define pledge innocuous_pledge
+#include <limits.h>
+#undef pledge
+char pledge ();
+int main (void) { return pledge (); }
 PROG
 # shellcheck disable=SC2046
 cc "$dir/conftest.c" -o "$dir/conftest" $(pkg-config --libs libtame) \
     -Wl,-rpath,"$P/lib" || no "AC_CHECK_FUNCS([pledge])'s link failed"
+# the same with libtame-pledge's flags in CFLAGS, as a build that uses
+# them for everything runs configure (xz-utils' --enable-sandbox=pledge)
+# shellcheck disable=SC2046
+cc "$dir/conftest.c" -o "$dir/conftest" \
+    $(pkg-config --cflags --libs libtame-pledge) -Wl,-rpath,"$P/lib" ||
+    no "AC_CHECK_FUNCS([pledge]) fails under libtame-pledge's flags"
+# a program's own prototype (a compat.h for systems without pledge)
+printf 'int pledge(const char *, const char *);\nint main(void) { return 0; }\n' \
+    > "$dir/compat.c"
+# shellcheck disable=SC2046
+cc -c "$dir/compat.c" -o "$dir/compat.o" \
+    $(pkg-config --cflags libtame-pledge) ||
+    no "a program's own pledge() prototype conflicts with the header"
 cat > "$dir/probe.c" <<'PROG'
 #include <unistd.h>
 int main(void) { return pledge("stdio", NULL) == -1; }
