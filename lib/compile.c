@@ -282,9 +282,9 @@ leaf_asks_self(const struct leaf *l)
  * A trap's answer where no handler will take it: an image exec'd under
  * execpromises, whose SIGSYS is the kernel's default.  What the trap
  * guards is moot there (SIGSYS in signal masks, the message checks'
- * first AF_UNIX socket, code that moves), or falls back (statx, fstat
- * through its own row), or cannot be checked and is refused with
- * EACCES, as paths are where nothing can confine them.
+ * first AF_UNIX socket), or falls back (statx), or cannot be checked
+ * and is refused with EACCES, as paths are where nothing can confine
+ * them.  (mremap there is the table's: its TAME__LOADER row.)
  */
 static uint32_t
 no_handler_ret(const struct tame_rule *r)
@@ -297,12 +297,6 @@ no_handler_ret(const struct tame_rule *r)
 		return SECCOMP_RET_ALLOW;
 	case __NR_statx:
 		return SECCOMP_RET_ERRNO | ENOSYS;
-	case __NR_mremap:
-		/*
-		 * Code moved where the pledged image's was would be judged
-		 * by its promises: no move at all (realloc() copies instead).
-		 */
-		return SECCOMP_RET_ERRNO | EPERM;
 	}
 	/*
 	 * The rest cannot be checked: a path (also fstat's, which cannot be
