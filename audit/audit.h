@@ -57,10 +57,13 @@ struct need {
 	/*
 	 * The same in pledge's promises (bit i: tame_promises[i]): the
 	 * smallest sets under which it is not a violation; npalts -1 when
-	 * too many promises bear on it to try every set.
+	 * too many promises bear on it to try every set.  pexact: those
+	 * that answer as traced (fattr's chown to another owner fails).
 	 */
 	uint64_t	 palts[AUDIT_MAXALTS];
 	int		 npalts;
+	uint64_t	 pexact[AUDIT_MAXALTS];
+	int		 npexact;
 	char		*what;		/* "openat \"/etc/passwd\" O_RDONLY" */
 	char		*reason;	/* nalts 0: what to do instead */
 	char		*module;	/* code: the file mapped, or NULL */
@@ -87,9 +90,14 @@ struct obs {
 	long	 line;
 };
 
-/* One tame() marker: the flags a process declared. */
+/*
+ * One marker: the flags a process declared with tame(), or the promises
+ * it declared with pledge() (pledged: bit i is tame_promises[i]).
+ */
 struct decl {
 	int	 flags;
+	int	 pledged;
+	uint64_t promises;
 	int	 prev;		/* the marker this one narrows, or -1 */
 	int	 run;
 	int	 pid;
@@ -197,6 +205,10 @@ int	audit_read_log(struct audit *, const char *path, int from_exec,
 
 /* cover.c: the smallest set holding floor that meets needs[0..n). */
 int	cover_meets(const struct need *, int flags, int exact);
+/* Do the promises (bit i: tame_promises[i]) allow the need's call? */
+int	promises_meet(const struct need *, uint64_t promises);
+/* Does the marker's declaration allow it? */
+int	decl_meets(const struct need *, const struct decl *);
 int	cover_solve(const struct need *const *needs, int n, int floor,
 	    int never, int exact, int *ties, int *nties, int maxties);
 int	cover_flag_count(int flags);
@@ -242,6 +254,7 @@ struct finding {		/* a violation, or a flag not needed */
 	int	 decl;
 	int	 need;		/* violation: the need; else -1 */
 	int	 flag;		/* not needed: the flag; else 0 */
+	uint64_t promise;	/* not needed, of a pledge: the promise */
 };
 
 struct findings {

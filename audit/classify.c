@@ -108,6 +108,24 @@ errno_number(const char *name)
 }
 
 /* Does a message's ancillary data (as strace decodes it) pass fds? */
+/*
+ * The ids a traced chown is compared with (pledge's fattr gives a file
+ * to its own user and groups): the auditor's, which the traced program
+ * runs with.
+ */
+static const struct tame_ids *
+traced_ids(void)
+{
+	static struct tame_ids ids;
+	static int read;
+
+	if (!read) {
+		tame__own_ids(&ids);
+		read = 1;
+	}
+	return &ids;
+}
+
 static int
 carries_rights(const char *text, size_t len)
 {
@@ -258,6 +276,7 @@ decode(struct call *c, const struct call_text *t)
 	if (strs & ~pathbit & c->has_str)	/* an attribute's name */
 		c->seen.name = c->str[ffs(strs & ~pathbit & c->has_str) - 1];
 	c->seen.pid = t->tgid;
+	c->seen.ids = traced_ids();
 	if (c->nr == SYS_sendmsg || c->nr == SYS_sendmmsg ||
 	    c->nr == SYS_recvmsg || c->nr == SYS_recvmmsg)
 		c->seen.rights = carries_rights(t->args, t->len);
@@ -467,6 +486,22 @@ promises_atoms(uint64_t set)
 	return atoms;
 }
 
+/* The smallest of n promise sets into out: drop a set holding another. */
+static int
+smallest_promises(const uint64_t *sets, int n, uint64_t *out)
+{
+	int i, j, k, covered;
+
+	for (k = 0, i = 0; i < n; i++) {
+		for (covered = 0, j = 0; j < n && !covered; j++)
+			covered = j != i && (sets[j] & ~sets[i]) == 0 &&
+			    (sets[j] != sets[i] || j < i);
+		if (!covered && k < AUDIT_MAXALTS)
+			out[k++] = sets[i];
+	}
+	return k;
+}
+
 /*
  * The promises a call needs, as solve() finds the flags: every subset
  * of the promises that bear on it, under pledge's base set.  The same
@@ -478,7 +513,8 @@ solve_promises(const struct call *c, struct need *nd)
 {
 	tame_atoms named = 0, held;
 	uint64_t rel = 0, sub, sets[AUDIT_MAXALTS * 4];
-	int i, j, k, n = 0, v, err, covered;
+	uint64_t exact[AUDIT_MAXALTS * 4];
+	int i, n = 0, ne = 0, v, err;
 
 	for (i = 0; i < tame_nrules; i++)
 		if (tame_rules[i].nr == c->nr)
@@ -488,7 +524,7 @@ solve_promises(const struct call *c, struct need *nd)
 	for (i = 0; i < tame_npromises; i++)
 		if (tame_promises[i].atoms & named)
 			rel |= (uint64_t)1 << i;
-	nd->npalts = 0;
+	nd->npalts = nd->npexact = 0;
 	if (__builtin_popcountll(rel) > 12) {
 		nd->npalts = -1;	/* too many to try: unknown */
 		return;
@@ -505,17 +541,13 @@ solve_promises(const struct call *c, struct need *nd)
 			v = TAME_VERDICT_VIOLATION;
 		if (v != TAME_VERDICT_VIOLATION && n < AUDIT_MAXALTS * 4)
 			sets[n++] = sub;
+		if ((v == TAME_VERDICT_ALLOW || (v == TAME_VERDICT_ERRNO &&
+		    err == c->err)) && ne < AUDIT_MAXALTS * 4)
+			exact[ne++] = sub;
 		sub = (sub - rel) & rel;
 	} while (sub != 0);
-	/* the smallest: drop a set that holds another */
-	for (k = 0, i = 0; i < n; i++) {
-		for (covered = 0, j = 0; j < n && !covered; j++)
-			covered = j != i && (sets[j] & ~sets[i]) == 0 &&
-			    (sets[j] != sets[i] || j < i);
-		if (!covered && k < AUDIT_MAXALTS)
-			nd->palts[k++] = sets[i];
-	}
-	nd->npalts = k;
+	nd->npalts = smallest_promises(sets, n, nd->palts);
+	nd->npexact = smallest_promises(exact, ne, nd->pexact);
 }
 
 /*

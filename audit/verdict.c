@@ -74,6 +74,12 @@ audit_sharpen(struct audit *a)
 		memcpy(nd->alts, nd->exact, (size_t)nd->nexact *
 		    sizeof(nd->alts[0]));
 		nd->nalts = nd->nexact;
+		/* promises likewise (a chown that worked needs chown) */
+		if (nd->npalts > 0 && nd->npexact > 0) {
+			memcpy(nd->palts, nd->pexact, (size_t)nd->npexact *
+			    sizeof(nd->palts[0]));
+			nd->npalts = nd->npexact;
+		}
 	}
 }
 

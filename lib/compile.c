@@ -138,6 +138,9 @@ struct emitter {
 	int		 overflow;
 };
 
+/* What TC_OWNUID and TC_OWNGID compare with in the program being made. */
+static const struct tame_ids *emit_ids;
+
 
 static void *
 carve(void *from, size_t len)
@@ -248,28 +251,44 @@ row_covers(const struct tame_rule *a, const struct tame_rule *b)
 	return 1;
 }
 
-/* Does the row compare an argument with the process's pid? */
+/* Does the row compare an argument with the process's pid, or ids? */
 static int
-row_asks_self(const struct tame_rule *r)
+row_asks(const struct tame_rule *r, int ids)
 {
-	int i;
+	int i, op;
 
-	for (i = 0; i < TAME_MAXCOND && r->cond[i].op; i++)
-		if (r->cond[i].op == TC_SELF)
+	for (i = 0; i < TAME_MAXCOND && (op = r->cond[i].op); i++)
+		if (ids ? op == TC_OWNUID || op == TC_OWNGID : op == TC_SELF)
 			return 1;
 	return 0;
 }
 
-/* Does any row of the leaf? */
+/* Does any row of the leaf ask for the process's values? */
 static int
 leaf_asks_self(const struct leaf *l)
 {
+	const struct tame_rule *r;
 	int i;
 
-	for (i = 0; i < l->nrows; i++)
-		if (row_asks_self(&tame_rules[w->pool[l->first + i].row]))
+	for (i = 0; i < l->nrows; i++) {
+		r = &tame_rules[w->pool[l->first + i].row];
+		if (row_asks(r, 0) || row_asks(r, 1))
 			return 1;
+	}
 	return 0;
+}
+
+/* Were both compiled with the same pid and ids? */
+static int
+same_process(const struct tame_target *a, const struct tame_target *b)
+{
+	if (a->pid != b->pid)
+		return 0;
+	if (a->ids == NULL || b->ids == NULL)
+		return a->ids == b->ids;
+	return a->ids->uid == b->ids->uid && a->ids->ngid == b->ids->ngid &&
+	    memcmp(a->ids->gid, b->ids->gid, (size_t)a->ids->ngid *
+	    sizeof(a->ids->gid[0])) == 0;
 }
 
 /*
@@ -337,7 +356,8 @@ leaf_build(struct leaf *l, int lo, int hi, const struct tame_target *t)
 	for (i = lo; i < hi; i++) {
 		r = &tame_rules[w->by_nr[i]];
 		if (!tame_rule_applies(r, t->held) ||
-		    (t->pid <= 0 && row_asks_self(r)))
+		    (t->pid <= 0 && row_asks(r, 0)) ||
+		    (t->ids == NULL && row_asks(r, 1)))
 			continue;
 		if (r->cond[0].op == TC_END) {
 			l->fallback = row_ret(r, t);
@@ -483,6 +503,10 @@ cond_len(const struct tame_cond *c, int loaded)
 		return 4;		/* two halves, load and compare each */
 	case TC_SELF:
 		return 2;		/* the low half only, as the kernel */
+	case TC_OWNUID:			/* load, then -1 and each id */
+		return 3;
+	case TC_OWNGID:
+		return 2 + emit_ids->ngid;
 	}
 	len = loaded ? 0 : 1 + (c->mask != 0xffffffffu);
 	for (n = value_runs(c, r), i = 0; i < n; i++)
@@ -619,6 +643,18 @@ emit_cond(struct emitter *e, const struct tame_cond *c, int loaded, int ok,
 		reloc(e, TAME_RELOC_PID);
 		emit(e, BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)e->pid,
 		    offset(e, at, ok), offset(e, at, fail));
+		return;
+	case TC_OWNUID:
+	case TC_OWNGID:
+		emit_load(e, OFF_ARG(c->arg));
+		n = c->op == TC_OWNUID ? 1 : emit_ids->ngid;
+		for (j = -1; j < n; j++) {
+			at = p->len;
+			emit(e, BPF_JMP | BPF_JEQ | BPF_K, j < 0 ? 0xffffffffu :
+			    c->op == TC_OWNUID ? emit_ids->uid :
+			    emit_ids->gid[j], offset(e, at, ok),
+			    j == n - 1 ? offset(e, at, fail) : 0);
+		}
 		return;
 	case TC_NOTNULL:
 		/* either half nonzero matches */
@@ -1132,7 +1168,7 @@ tame_compile(const struct tame_target *next, const struct tame_target *prev,
 	 * A delta whose leaves hang on the held flags alone: the same
 	 * process, the same Landlock state, the same violation answer.
 	 */
-	int same_context = prev != NULL && prev->pid == next->pid &&
+	int same_context = prev != NULL && same_process(prev, next) &&
 	    prev->pid > 0 && prev->landlock_ok == next->landlock_ok &&
 	    tame_violation_ret(prev->held) == tame_violation_ret(next->held);
 
@@ -1145,6 +1181,7 @@ tame_compile(const struct tame_target *next, const struct tame_target *prev,
 	 * write after it faults a second time.
 	 */
 	w->npool = w->nrg = 0;
+	emit_ids = next->ids;
 	out->changed = prev == NULL;
 	index_rows();
 	w->pool = carve(w->by_nr + w->nby_nr, 0);
@@ -1171,8 +1208,8 @@ tame_compile(const struct tame_target *next, const struct tame_target *prev,
 			 * Alike only for the same process: the older
 			 * filter may be a parent's, made for its pid.
 			 */
-			if (leaf_equal(&l, &old) && (prev->pid == next->pid ||
-			    !leaf_asks_self(&l))) {
+			if (leaf_equal(&l, &old) && (same_process(prev,
+			    next) || !leaf_asks_self(&l))) {
 				/* the older filter already answers this call */
 				w->npool = l.first;
 				l.nrows = 0;

@@ -90,6 +90,11 @@ struct tame_target {
 					   after a filter that relied on it) */
 	int		 pid;		/* the process it is for (TC_SELF
 					   rows); 0: those rows never match */
+	const struct tame_ids *ids;	/* its ids (TC_OWNUID/TC_OWNGID
+					   rows); NULL: those never match.
+					   Constants never relocated: tame's
+					   sets never reach those rows, and
+					   pledge's are never precompiled */
 	/*
 	 * With pledge's exec held: calls from outside images are an
 	 * exec'd image's, allowed (exec_null) or judged by exec_held.

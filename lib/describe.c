@@ -504,7 +504,9 @@ tame__decided(int nr, uint32_t mask[6])
 		for (k = 0; k < TAME_MAXCOND && r->cond[k].op != TC_END; k++)
 			if (r->cond[k].op == TC_IN)
 				mask[r->cond[k].arg] |= r->cond[k].mask;
-			else if (r->cond[k].op == TC_SELF)	/* a pid */
+			else if (r->cond[k].op == TC_SELF ||	/* a pid */
+			    r->cond[k].op == TC_OWNUID ||	/* an id */
+			    r->cond[k].op == TC_OWNGID)
 				mask[r->cond[k].arg] = 0xffffffffu;
 			else if (r->cond[k].op == TC_NULL ||
 			    r->cond[k].op == TC_NOTNULL)

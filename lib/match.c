@@ -72,6 +72,12 @@ tame_rule_args_match(const struct tame_rule *r, const uint64_t args[6],
 			    (uint32_t)o->pid)
 				return 0;
 			continue;
+		case TC_OWNUID:
+		case TC_OWNGID:
+			if (!tame_owns_id(c->op, o->ids,
+			    (uint32_t)args[c->arg]))
+				return 0;
+			continue;
 		case TC_END:
 			return 1;
 		}
@@ -84,6 +90,37 @@ tame_rule_args_match(const struct tame_rule *r, const uint64_t args[6],
 			return 0;
 	}
 	return 1;
+}
+
+/* Does an earlier row of r's call, without argument tests, take r's? */
+static int
+behind_whole_row(const struct tame_rule *r, tame_atoms held)
+{
+	const struct tame_rule *e;
+
+	for (e = tame_rules; e < r; e++)
+		if (e->nr == r->nr && e->cond[0].op == TC_END &&
+		    tame_rule_applies(e, held))
+			return 1;
+	return 0;
+}
+
+int
+tame_rule_tame_reaches(const struct tame_rule *r)
+{
+	tame_atoms reach = tame_expand(TAME_ALL) | TAME__STATE, held;
+	int f, state;
+
+	if ((r->any & reach) == 0 || (r->all & ~reach) != 0)
+		return 0;
+	for (f = 0; f <= TAME_ALL; f++)
+		for (state = 0; state < 2; state++) {
+			held = tame_expand(f) | (state ? TAME__STATE : 0);
+			if (tame_rule_applies(r, held) &&
+			    !behind_whole_row(r, held))
+				return 1;
+		}
+	return 0;
 }
 
 int

@@ -47,6 +47,8 @@
 #define NOTNULL(a)	{ TC_NOTNULL, a, 0, 0, { 0 } }
 #define FROM_LIBTAME	{ TC_GATE, 0, 0, 0, { 0 } }
 #define SELF(a)		{ TC_SELF, a, 0, 0, { 0 } }
+#define OWNUID(a)	{ TC_OWNUID, a, 0, 0, { 0 } }
+#define OWNGID(a)	{ TC_OWNGID, a, 0, 0, { 0 } }
 /* An unsigned long that must be 0: all 64 bits, where IN sees 32. */
 #define ZERO(a)		{ TC_NULL, a, 0, 0, { 0 } }
 #define ALL32		0xffffffffu
@@ -190,6 +192,9 @@
 #define WHY_WRITE	"open an existing file for writing"
 #define WHY_RDWR	"open for reading and writing"
 #define WHY_ATTR	"change attributes of existing files"
+#define WHY_CHOWN	"give files to other users and groups"
+#define WHY_OWN		"keep a file its owner's: own user, own groups"
+#define WHY_NOT_OWN	"fattr: not to another user or group (EPERM)"
 #define WHY_CREATE	"create a new name"
 #define WHY_REMOVE	"remove or rename a name"
 #define WHY_SOCK	"socket calls"
@@ -671,13 +676,35 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(truncate), WPATH, .why = WHY_ATTR },
 	{ SYS(fchmod), FATTR, .why = WHY_ATTR },
 	{ SYS(fchmodat), FATTR, .why = WHY_ATTR },
-	{ SYS(fchown), CHOWN, .why = WHY_ATTR },
-	{ SYS(fchownat), CHOWN, .why = WHY_ATTR },
+	/*
+	 * chown gives files away.  fattr alone gives them to the caller's
+	 * own user and groups (-1: unchanged), and fails any other owner
+	 * with EPERM, as OpenBSD's pledge_chown().  tame's WPATH holds
+	 * both: its filters stop at the first row.
+	 */
+	{ SYS(fchown), CHOWN, .why = WHY_CHOWN },
+	{ SYS(fchown), FATTR, .cond = { OWNUID(1), OWNGID(2) },
+	    .why = WHY_OWN },
+	{ SYS(fchown), FATTR, .action = TA_ERRNO, .errnum = EPERM,
+	    .why = WHY_NOT_OWN },
+	{ SYS(fchownat), CHOWN, .why = WHY_CHOWN },
+	{ SYS(fchownat), FATTR, .cond = { OWNUID(2), OWNGID(3) },
+	    .why = WHY_OWN },
+	{ SYS(fchownat), FATTR, .action = TA_ERRNO, .errnum = EPERM,
+	    .why = WHY_NOT_OWN },
 	{ SYS(utimensat), FATTR, .why = WHY_ATTR },
 #ifdef __NR_chmod
 	{ SYS(chmod), FATTR, .why = WHY_ATTR },
-	{ SYS(chown), CHOWN, .why = WHY_ATTR },
-	{ SYS(lchown), CHOWN, .why = WHY_ATTR },
+	{ SYS(chown), CHOWN, .why = WHY_CHOWN },
+	{ SYS(chown), FATTR, .cond = { OWNUID(1), OWNGID(2) },
+	    .why = WHY_OWN },
+	{ SYS(chown), FATTR, .action = TA_ERRNO, .errnum = EPERM,
+	    .why = WHY_NOT_OWN },
+	{ SYS(lchown), CHOWN, .why = WHY_CHOWN },
+	{ SYS(lchown), FATTR, .cond = { OWNUID(1), OWNGID(2) },
+	    .why = WHY_OWN },
+	{ SYS(lchown), FATTR, .action = TA_ERRNO, .errnum = EPERM,
+	    .why = WHY_NOT_OWN },
 	{ SYS(utime), FATTR, .why = WHY_ATTR },
 	{ SYS(utimes), FATTR, .why = WHY_ATTR },
 	{ SYS(futimesat), FATTR, .why = WHY_ATTR },
@@ -1152,9 +1179,9 @@ const struct tame_promise tame_promises[] = {
 	    "OpenBSD removed it in 2026; kept with its 2015-2025 meaning" },
 	{ "inet", INET, "AF_INET and AF_INET6 sockets", "" },
 	{ "mcast", MCAST, "multicast socket options with inet", "" },
-	{ "fattr", FATTR, "change modes, times, attributes", "" },
-	{ "chown", CHOWN, "change owners and groups",
-	    "every chown call: OpenBSD lets fattr keep the owner" },
+	{ "fattr", FATTR, "change modes and times, chown to its own ids",
+	    "" },
+	{ "chown", CHOWN, "give files to other users and groups", "" },
 	{ "flock", FLOCK, "file locks", "" },
 	{ "unix", UNIX, "AF_UNIX sockets", "" },
 	{ "dns", DNSPATH, "resolve host names", "" },

@@ -126,6 +126,10 @@ enum tame_op {
 	TC_GATE,		/* made from libtame's own syscall instruction */
 	TC_SELF,		/* the argument's low 32 bits are the pid of
 				   the process the filter is for */
+	TC_OWNUID,		/* the low 32 bits are -1 or the process's
+				   effective uid (struct tame_ids) */
+	TC_OWNGID,		/* -1, its effective gid or one of its
+				   supplementary groups */
 };
 
 #define TAME_MAXVAL	12		/* values one compare may list */
@@ -244,18 +248,39 @@ tame_atoms	tame_promise_atoms_all(void);
 tame_atoms	tame_expand(int flags);
 
 /*
- * Where a call comes from, for the rows that ask: ip is the instruction
- * pointer, gate the address of libtame's own syscall instruction (TC_GATE
- * rows), pid the process's own pid (TC_SELF rows; 0: they never match).
+ * The ids TC_OWNUID and TC_OWNGID rows compare with: pledge's fattr may
+ * give a file to its own user and groups (OpenBSD's pledge_chown()).  A
+ * process in more groups than fit is refused the rest (EPERM), never
+ * granted a group it is not in.
  */
-struct tame_origin {
-	uint64_t	 ip;
-	uint64_t	 gate;
-	int		 pid;
+#define TAME_MAXGIDS	32
+
+struct tame_ids {
+	uint32_t	 uid;		/* effective */
+	int		 ngid;
+	uint32_t	 gid[TAME_MAXGIDS];	/* effective, then groups */
 };
 
-/* A call made anywhere but the gate, by process pid. */
-#define TAME_ORIGIN(pid)	(&(struct tame_origin){ 0, 1, (pid) })
+/* This process's ids, read through libtame's gate (async-signal-safe). */
+void	tame__own_ids(struct tame_ids *);
+
+/*
+ * Where a call comes from, for the rows that ask: ip is the instruction
+ * pointer, gate the address of libtame's own syscall instruction (TC_GATE
+ * rows), pid the process's own pid (TC_SELF rows; 0: they never match),
+ * ids its ids (TC_OWNUID/TC_OWNGID rows; NULL: they never match).
+ */
+struct tame_origin {
+	uint64_t		 ip;
+	uint64_t		 gate;
+	int			 pid;
+	const struct tame_ids	*ids;
+};
+
+/* A call made anywhere but the gate, by process pid (with its ids). */
+#define TAME_ORIGIN(pid)	(&(struct tame_origin){ 0, 1, (pid), NULL })
+#define TAME_ORIGIN_IDS(pid, ids) \
+	(&(struct tame_origin){ 0, 1, (pid), (ids) })
 
 /*
  * Decide one call as the compiled filter would: the first applicable row
@@ -273,12 +298,39 @@ int	tame_policy_match_except(tame_atoms held, int nr, const uint64_t args[6],
 int	tame_rule_args_match(const struct tame_rule *,
 	    const uint64_t args[6], const struct tame_origin *);
 
+/* Does a TC_OWNUID or TC_OWNGID compare hold for the value v? */
+static inline int
+tame_owns_id(int op, const struct tame_ids *ids, uint32_t v)
+{
+	int i;
+
+	if (ids == NULL)
+		return 0;
+	if (v == (uint32_t)-1)
+		return 1;		/* "leave it as it is" */
+	if (op == TC_OWNUID)
+		return v == ids->uid;
+	for (i = 0; i < ids->ngid; i++)
+		if (v == ids->gid[i])
+			return 1;
+	return 0;
+}
+
 /* Is the row applicable under held (expanded) flags? */
 static inline int
 tame_rule_applies(const struct tame_rule *r, tame_atoms held)
 {
 	return (held & r->any) != 0 && (held & r->all) == r->all;
 }
+
+/*
+ * Can some set of tame()'s flags reach the row: hold its atoms, and no
+ * earlier row of its call without argument tests takes its calls first?
+ * (fattr's chown to itself stands behind chown's row, and wpath holds
+ * both.)  The rows it cannot reach are pledge()'s alone: tame(3) leaves
+ * them out, pledge(3) lists them.
+ */
+int	tame_rule_tame_reaches(const struct tame_rule *);
 
 /* The name of a native syscall number, or NULL. */
 const char	*tame_syscall_name(int nr);

@@ -122,12 +122,14 @@ tame__missing(tame_atoms held, int pledged, int nr, const uint64_t args[6],
 	uint64_t need;
 	int i, w, n = 0, rights;
 	int pid = (int)tame__gate(SYS_getpid, 0, 0, 0, 0, 0, 0);
+	struct tame_ids ids;
 
+	tame__own_ids(&ids);
 	rights = tame__path_rights(nr, args, path);
 	for (i = 0; i < tame_nrules; i++) {
 		r = &tame_rules[i];
 		if (r->nr != nr || r->action == TA_DENY ||
-		    !tame_rule_args_match(r, args, TAME_ORIGIN(pid)))
+		    !tame_rule_args_match(r, args, TAME_ORIGIN_IDS(pid, &ids)))
 			continue;
 		if (r->all & ~held & TAME__INTERNAL)
 			continue;	/* state no word can bring back */

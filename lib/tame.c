@@ -239,6 +239,9 @@ install(void)
 	return prog.changed == 0 ? 0 : seccomp_install(&prog);
 }
 
+/* The ids a filter being made compares chowns with (compile.h). */
+static struct tame_ids own_ids;
+
 /*
  * Narrow to rq->want, for tame() or pledge(): both hold one state, so
  * either may narrow what the other left.
@@ -295,6 +298,8 @@ narrow_locked(const struct tame_request *rq)
 	want = next.held;		/* with EXECSET where it is held */
 	/* an older filter without PROC was made here too: no fork since */
 	next.pid = prev.pid = (int)tame__gate(SYS_getpid, 0, 0, 0, 0, 0, 0);
+	tame__own_ids(&own_ids);
+	next.ids = prev.ids = &own_ids;
 	if (next.images != NULL) {
 		/*
 		 * pledge's exec: a Landlock layer would bind the images it
@@ -447,6 +452,8 @@ tame__unix_checks_on(void)
 		next.landlock_ok = prev.landlock_ok;
 		next.pid = prev.pid = (int)tame__gate(SYS_getpid, 0, 0, 0, 0,
 		    0, 0);
+		tame__own_ids(&own_ids);
+		next.ids = prev.ids = &own_ids;
 		next.images = held & TAME__EXEC ? &tame__images : NULL;
 		next.exec_null = tame__state.exec_null;
 		next.exec_held = tame__state.exec_held;

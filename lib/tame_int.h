@@ -147,13 +147,15 @@ int	tame__openat2_ok(void);
  * What the handler read of a trapped call beyond its registers: the
  * path argument, an attribute's name, whether a message carries
  * SCM_RIGHTS; and the pid of the process that made it, which the rows
- * for signals to self compare with.
+ * for signals to self compare with, and its ids, which the rows for a
+ * chown to itself do.
  */
 struct tame_seen {
 	const char	*path;
 	const char	*name;
 	int		 pid;
 	int		 rights;
+	const struct tame_ids *ids;	/* its ids, for pledge's fattr */
 };
 
 /* Would the handler make the trapped call (1), or refuse it (0)? */

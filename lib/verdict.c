@@ -157,7 +157,8 @@ tame__verdict(tame_atoms held, int nr, const uint64_t a[6],
     const struct tame_seen *seen, int *err)
 {
 	/* a program's own call: never from libtame's syscall instruction */
-	int row = tame_policy_match(held, nr, a, TAME_ORIGIN(seen->pid));
+	int row = tame_policy_match(held, nr, a, TAME_ORIGIN_IDS(seen->pid,
+	    seen->ids));
 
 	if (row < 0)
 		return TAME_VERDICT_VIOLATION;

@@ -15,6 +15,7 @@
 #define X32_BIT		0x40000000
 
 int expect_pid;
+const struct tame_ids *expect_ids;
 
 uint32_t
 expect_row_ret(int row, tame_atoms held, int landlock_ok)
@@ -35,7 +36,8 @@ expect_ret(tame_atoms held, int landlock_ok, uint32_t arch, int nr,
 		return SECCOMP_RET_KILL_PROCESS;
 #endif
 	return expect_row_ret(tame_policy_match(held, nr, args,
-	    &(struct tame_origin){ ip, gate, expect_pid }), held, landlock_ok);
+	    &(struct tame_origin){ ip, gate, expect_pid, expect_ids }), held,
+	    landlock_ok);
 }
 
 /* Severity is the action compared as a signed number (seccomp(2)). */

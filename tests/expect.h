@@ -20,6 +20,7 @@ uint32_t expect_row_ret(int row, tame_atoms held, int landlock_ok);
  * rows never match.
  */
 extern int expect_pid;
+extern const struct tame_ids *expect_ids;	/* TC_OWNUID/GID's; NULL */
 
 /*
  * One filter for (held, landlock_ok): the prologue as specified (foreign

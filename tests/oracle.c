@@ -321,6 +321,15 @@ tame_oracle_set_pid(int pid)
 	oracle_pid = pid;
 }
 
+/* The ids TC_OWNUID and TC_OWNGID rows compare with; NULL: never. */
+static const struct tame_ids *oracle_ids;
+
+void
+tame_oracle_set_ids(const struct tame_ids *ids)
+{
+	oracle_ids = ids;
+}
+
 /*
  * The tuples one row's conditions hold for, on one side of the gate.
  * Values with bits outside the mask never match and are left out.
@@ -329,7 +338,7 @@ static void
 row_region(const struct tame_rule *rule, int at_gate, struct region *r)
 {
 	const struct tame_cond *c;
-	struct blk b[TAME_MAXVAL];
+	struct blk b[TAME_MAXVAL + TAME_MAXGIDS + 1];
 	int i, j, nb;
 
 	region_all(r);
@@ -357,6 +366,20 @@ row_region(const struct tame_rule *rule, int at_gate, struct region *r)
 			if (oracle_pid > 0)
 				b[nb++] = blk_eq(0xffffffffu,
 				    (uint32_t)oracle_pid);
+			break;
+		case TC_OWNUID:		/* the low half: -1 or the uid */
+			if (oracle_ids == NULL)
+				break;
+			b[nb++] = blk_eq(0xffffffffu, 0xffffffffu);
+			b[nb++] = blk_eq(0xffffffffu, oracle_ids->uid);
+			break;
+		case TC_OWNGID:		/* -1 or one of the gids */
+			if (oracle_ids == NULL)
+				break;
+			b[nb++] = blk_eq(0xffffffffu, 0xffffffffu);
+			for (j = 0; j < oracle_ids->ngid; j++)
+				b[nb++] = blk_eq(0xffffffffu,
+				    oracle_ids->gid[j]);
 			break;
 		}
 		region_and(r, c->op == TC_GATE ? 0 : c->arg, b, nb);

@@ -51,6 +51,13 @@ scmp_filter_ctx	tame_oracle_ctx_side(tame_atoms held, int landlock_ok, int at_ga
 void	tame_oracle_set_pid(int pid);
 
 /*
+ * The ids that rows for a chown to the caller's own user and groups
+ * (TC_OWNUID, TC_OWNGID) name, as tame_target.ids does; NULL (the
+ * default): those rows never match.
+ */
+void	tame_oracle_set_ids(const struct tame_ids *ids);
+
+/*
  * Export the context's BPF into buf (at most max instructions), with the
  * emulation stand-in replaced.  Returns the instruction count, or -1.
  */

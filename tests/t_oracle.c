@@ -51,6 +51,9 @@
  */
 #define SELF_PID	4242
 
+/* And its ids (tame_target.ids), for pledge's chown to itself. */
+static const struct tame_ids test_ids = { 1000, 3, { 1000, 24, 27 } };
+
 struct tuple {
 	uint64_t	 a[NARGS];
 	uint64_t	 ip;
@@ -268,6 +271,20 @@ cond_probes(const struct tame_cond *c, struct vals *core, struct vals *all)
 		vals_add(all, 0xffffffff00000000ULL | SELF_PID);
 		return;
 	}
+	if (c->op == TC_OWNUID || c->op == TC_OWNGID) {
+		/* -1, the ids, their neighbours, root, the high word */
+		vals_add(core, 0xffffffffULL);
+		vals_add(core, test_ids.uid);
+		vals_add(core, test_ids.gid[2]);
+		vals_add(all, 0);
+		vals_add(all, test_ids.uid + 1);
+		vals_add(all, test_ids.gid[1]);
+		vals_add(all, test_ids.gid[1] + 1);
+		vals_add(all, ~0ULL);
+		vals_add(all, 0x100000000ULL | test_ids.uid);
+		vals_add(all, 0xffffffff00000000ULL | test_ids.gid[2]);
+		return;
+	}
 	if (c->op == TC_NULL || c->op == TC_NOTNULL) {
 		vals_add(core, 0);
 		vals_add(core, 0x7ffc12345678ULL);
@@ -457,7 +474,7 @@ static void
 build_first(tame_atoms held, int landlock_ok, struct tame_prog *p,
     struct sock_filter *const ob[2], int olen[2])
 {
-	struct tame_target t = { held, landlock_ok, SELF_PID };
+	struct tame_target t = { held, landlock_ok, SELF_PID, &test_ids };
 	int side;
 
 	ck_assert_msg(tame_compile(&t, NULL, GATE, p) == 0,
@@ -589,8 +606,8 @@ START_TEST(test_precompiled_programs)
 	for (i = 0; i < tame__nprecompiled; i++) {
 		pc = &tame__precompiled[i];
 		next = (struct tame_target){ pc->held, pc->landlock_ok,
-		    SELF_PID };
-		prev = (struct tame_target){ pc->prev_held, 1, SELF_PID };
+		    SELF_PID, &test_ids };
+		prev = (struct tame_target){ pc->prev_held, 1, SELF_PID, &test_ids };
 		pp = pc->prev_held == TAME_PRE_FIRST ? NULL : &prev;
 		nounix += (pc->held & TAME__NOUNIX) != 0;
 		deltas += pp != NULL;
@@ -670,13 +687,13 @@ START_TEST(test_relocation)
 	setup_tuples();
 	for (h = 0; h < nhelds; h++) {
 		for (ll = 0; ll < 3; ll++) {
-			t = (struct tame_target){ helds[h], ll, SELF_PID };
+			t = (struct tame_target){ helds[h], ll, SELF_PID, &test_ids };
 			check_relocation(&t, NULL);
 		}
 		low = helds[h] & TAME_ALL & -(helds[h] & TAME_ALL);
-		p = (struct tame_target){ helds[h], 1, SELF_PID };
+		p = (struct tame_target){ helds[h], 1, SELF_PID, &test_ids };
 		t = (struct tame_target){ tame_expand(helds[h] & TAME_ALL &
-		    ~low) | (helds[h] & TAME__NOUNIX), 1, SELF_PID };
+		    ~low) | (helds[h] & TAME__NOUNIX), 1, SELF_PID, &test_ids };
 		if ((t.held & ~helds[h]) == 0)
 			check_relocation(&t, &p);
 	}
@@ -687,7 +704,7 @@ START_TEST(test_relocation)
 	 */
 	tame__compile_jump_reach(64);
 	for (h = 0; h < nhelds; h += 4) {
-		t = (struct tame_target){ helds[h], 1, SELF_PID };
+		t = (struct tame_target){ helds[h], 1, SELF_PID, &test_ids };
 		check_relocation(&t, NULL);
 	}
 }
@@ -1081,20 +1098,20 @@ START_TEST(test_stacked_deltas)
 	for (f = 0; f < 13; f++) {
 		ch.n = 2;
 		ch.t[0] = (struct tame_target){ tame_expand(TAME_ALL), 1,
-		    SELF_PID };
+		    SELF_PID, &test_ids };
 		ch.t[1] = (struct tame_target){ tame_expand(TAME_ALL &
-		    ~(1 << f)), 1, SELF_PID };
+		    ~(1 << f)), 1, SELF_PID, &test_ids };
 		chain_check(&ty, &ch, &few);
 		ch.t[0] = (struct tame_target){ tame_expand(1 << f), 1,
-		    SELF_PID };
-		ch.t[1] = (struct tame_target){ tame_expand(0), 1, SELF_PID };
+		    SELF_PID, &test_ids };
+		ch.t[1] = (struct tame_target){ tame_expand(0), 1, SELF_PID, &test_ids };
 		chain_check(&ty, &ch, &few);
 		/*
 		 * Across a fork: a filter made under PROC for the parent,
 		 * then the child's own, without PROC and one flag less.
 		 */
 		ch.t[0] = (struct tame_target){ tame_expand(TAME_ALL), 1,
-		    SELF_PID };
+		    SELF_PID, &test_ids };
 		ch.t[1] = (struct tame_target){ tame_expand(TAME_ALL &
 		    ~TAME_PROC & ~(1 << f)), 1, SELF_PID + 1 };
 		chain_check(&ty, &ch, &few);
@@ -1107,19 +1124,19 @@ START_TEST(test_stacked_deltas)
 	for (i = 0; i < 240; i++) {
 		f = rng() % (TAME_ALL + 1);
 		ch.t[0] = (struct tame_target){ tame_expand(f), rng() % 2,
-		    SELF_PID };
+		    SELF_PID, &test_ids };
 		if (i % 2)
 			ch.t[0].held = tame_oracle_nounix(ch.t[0].held);
 		f = narrower(f);
 		ch.t[1] = (struct tame_target){ tame_expand(f) |
 		    kept_nounix(ch.t[0].held), narrower_ll(ch.t[0].landlock_ok),
-		    SELF_PID };
+		    SELF_PID, &test_ids };
 		ch.n = 2;
 		if (i % 3 == 0) {
 			f = narrower(f);
 			ch.t[2] = (struct tame_target){ tame_expand(f) |
 			    kept_nounix(ch.t[1].held),
-			    narrower_ll(ch.t[1].landlock_ok), SELF_PID };
+			    narrower_ll(ch.t[1].landlock_ok), SELF_PID, &test_ids };
 			ch.n = 3;
 			triples++;
 		} else
@@ -1185,7 +1202,7 @@ static struct tame_target
 nar_target(tame_atoms held, int ll)
 {
 	return (struct tame_target){ .held = held, .landlock_ok = ll,
-	    .pid = NAR_PID };
+	    .pid = NAR_PID, .ids = &test_ids };
 }
 
 /* What the target's full filter and libseccomp's program answer. */
@@ -1323,7 +1340,7 @@ static int
 nar_row(tame_atoms held, const struct tuple *t)
 {
 	return tame_policy_match(held, t->nr, t->a,
-	    &(struct tame_origin){ t->ip, GATE, NAR_PID });
+	    &(struct tame_origin){ t->ip, GATE, NAR_PID, &test_ids });
 }
 
 /* Does every call row r's conditions pass also pass row e's? */
@@ -1417,6 +1434,10 @@ nar_row_tuple(int row, struct tuple *t)
 			t->a[c->arg] = 0x7ffc12345678ULL;
 		else if (c->op == TC_SELF)
 			t->a[c->arg] = NAR_PID;
+		else if (c->op == TC_OWNUID)
+			t->a[c->arg] = test_ids.uid;
+		else if (c->op == TC_OWNGID)
+			t->a[c->arg] = test_ids.gid[2];
 	}
 	for (f = 0; f <= TAME_ALL; f++) {
 		held = tame_expand(f);
@@ -1688,7 +1709,9 @@ oracle_suite(void)
 	TCase *tc = tcase_create("oracle");
 
 	tame_oracle_set_pid(SELF_PID);
+	tame_oracle_set_ids(&test_ids);
 	expect_pid = SELF_PID;
+	expect_ids = &test_ids;
 
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, test_oracle_context);

@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <pthread.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -281,22 +282,32 @@ do_chmod(void)
 	chmod(in_dir("f"), 0600);
 }
 
-static int
-ok_chmod(void)
-{
-	return chmod(in_dir("f"), 0600);
-}
 
 static void
 do_chown(void)
 {
-	chown(in_dir("f"), getuid(), getgid());
+	chown(in_dir("f"), geteuid(), (gid_t)-1);
 }
 
+/* fattr: chmod, and chown to itself; another owner fails, EPERM. */
+static int
+ok_fattr(void)
+{
+	if (chmod(in_dir("f"), 0600) != 0 ||
+	    chown(in_dir("f"), geteuid(), getegid()) != 0)
+		return 1;
+	errno = 0;
+	return chown(in_dir("f"), geteuid() + 1, (gid_t)-1) == -1 &&
+	    errno == EPERM ? 0 : 1;
+}
+
+/* chown: any owner the kernel allows (root: any; others: EPERM). */
 static int
 ok_chown(void)
 {
-	return chown(in_dir("f"), getuid(), getgid());
+	if (chown(in_dir("f"), geteuid() + 1, (gid_t)-1) == 0)
+		return 0;
+	return errno == EPERM && geteuid() != 0 ? 0 : 1;
 }
 
 static void
@@ -532,7 +543,9 @@ static const struct promise_case cases[] = {
 	{ "stdio rpath wpath cpath", ok_create, do_mkfifo, "mknodat",
 	    "dpath" },
 	{ "stdio dpath", ok_mkfifo, do_chmod, "chmod", "fattr" },
-	{ "stdio fattr", ok_chmod, do_chown, "chown", "chown" },
+	{ "stdio rpath", ok_open_read, do_chown, "chown", "fattr" },
+	/* fattr's chown to another owner is EPERM: no call dies for chown */
+	{ "stdio fattr", ok_fattr, do_flock, "flock", "flock" },
 	{ "stdio chown", ok_chown, do_flock, "flock", "flock" },
 	{ "stdio rpath flock", ok_flock, do_inet, "socket", "inet" },
 	{ "stdio inet", ok_inet, do_unix, "socket", "unix" },
@@ -936,6 +949,84 @@ START_TEST(test_error_gives_enosys)
 }
 END_TEST
 
+/*
+ * fattr without chown gives a file to its own user and groups, through
+ * every chown call, and fails any other owner with EPERM (OpenBSD's
+ * pledge_chown()).  Root proves the filter: the kernel would let it.
+ */
+#define OTHER_GROUP	4242		/* a supplementary group of root's */
+
+static int
+fattr_setup(void *arg)
+{
+	gid_t g = OTHER_GROUP;
+
+	(void)arg;
+	if (geteuid() == 0 && setgroups(1, &g) == -1)
+		return -1;
+	return touch("f");
+}
+
+static int
+refused(int r)
+{
+	return r == -1 && errno == EPERM;
+}
+
+static int
+body_fattr_chown(void *arg)
+{
+	uid_t u = geteuid();
+	gid_t g = getegid();
+	struct stat st;
+	int fd;
+
+	(void)arg;
+	if ((fd = open(in_dir("f"), O_RDWR)) == -1)
+		return 100;
+	if (symlink("f", in_dir("l")) == -1)
+		return 101;
+	if (pledge("stdio rpath wpath fattr", NULL) == -1)
+		return 102;
+	if (fchown(fd, u, g) != 0 || fchown(fd, (uid_t)-1, (gid_t)-1) != 0 ||
+	    fchownat(AT_FDCWD, in_dir("f"), u, (gid_t)-1, 0) != 0 ||
+	    lchown(in_dir("l"), (uid_t)-1, g) != 0 ||
+	    chown(in_dir("f"), u, g) != 0)
+		return 1;
+	if (!refused(fchown(fd, u + 1, (gid_t)-1)) ||
+	    !refused(fchown(fd, (uid_t)-1, g + 1)) ||
+	    !refused(fchownat(AT_FDCWD, in_dir("f"), (uid_t)-1, g + 1, 0)) ||
+	    !refused(chown(in_dir("f"), u + 1, g)) ||
+	    !refused(lchown(in_dir("l"), u + 1, (gid_t)-1)))
+		return 2;
+	if (u == 0) {
+		/* a group of its own beside its effective one */
+		if (fchown(fd, (uid_t)-1, OTHER_GROUP) != 0 ||
+		    fstat(fd, &st) != 0 || st.st_gid != OTHER_GROUP)
+			return 3;
+		if (!refused(fchown(fd, (uid_t)-1, OTHER_GROUP + 1)))
+			return 4;
+	}
+	/* without fattr, a chown to itself dies naming it */
+	if (pledge("stdio rpath wpath", NULL) == -1)
+		return 103;
+	fchown(fd, u, (gid_t)-1);
+	return 104;
+}
+
+START_TEST(test_fattr_gives_files_to_itself)
+{
+	struct outcome o;
+
+	make_dir();
+	o = h_run(H_NO_TAME, fattr_setup, body_fattr_chown, NULL);
+	if (geteuid() != 0)
+		printf("n/a: a supplementary group of one's own (not root: "
+		    "setgroups refused); chown to itself and others checked\n");
+	ck_assert_pledge_violation(o, "fchown", "fattr");
+}
+END_TEST
+
 /* The name service under getpw, as tame's GETPW grants it. */
 static int
 body_getpw(void *arg)
@@ -1133,6 +1224,7 @@ pledge_suite(void)
 	tcase_add_test(tc, test_exec_keeps_code_in_place);
 	tcase_add_test(tc, test_prot_exec_with_exec_is_refused);
 	tcase_add_test(tc, test_error_gives_enosys);
+	tcase_add_test(tc, test_fattr_gives_files_to_itself);
 	tcase_add_test(tc, test_getpw);
 	tcase_add_test(tc, test_sendfd);
 	tcase_add_test(tc, test_threads_are_bound);

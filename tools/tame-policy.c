@@ -58,16 +58,18 @@ flags_of(tame_atoms set)
 	return out;
 }
 
-/*
- * A row tame() can reach: some set of flags holds an atom of its any
- * and all of its all.  The others are pledge()'s alone (pledge(3)).
- */
+/* A row tame() can reach (tame_rule_tame_reaches), asked once a row. */
 static int
 tame_row(const struct tame_rule *r)
 {
-	tame_atoms reach = tame_expand(TAME_ALL) | TAME__STATE;
+	static signed char reached[4096];
+	int i = (int)(r - tame_rules);
 
-	return (r->any & reach) != 0 && (r->all & ~reach) == 0;
+	if (i >= (int)sizeof(reached))
+		errx(1, "%d rows: raise reached[]", tame_nrules);
+	if (reached[i] == 0)
+		reached[i] = tame_rule_tame_reaches(r) ? 1 : -1;
+	return reached[i] > 0;
 }
 
 #define ANY(r)	flags_of((r)->any)
@@ -212,7 +214,7 @@ starred(int nr, tame_atoms group)
 
 	for (i = 0; i < tame_nrules; i++) {
 		r = &tame_rules[i];
-		if (r->nr != nr || (ANY(r) & group) == 0)
+		if (r->nr != nr || (ANY(r) & group) == 0 || !tame_row(r))
 			continue;
 		if (r->action != TA_ALLOW && r->action != TA_LANDLOCK &&
 		    r->action != TA_NOLANDLOCK &&

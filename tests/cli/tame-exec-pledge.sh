@@ -34,6 +34,32 @@ $X -p "stdio rpath proc exec" -- sh -c "echo x > '$dir/shell'" 2>/dev/null
 [ $? -eq 159 ] || no "a pledged shell wrote a file itself"
 [ -e "$dir/shell" ] && no "a pledged shell created $dir/shell"
 
+# fattr: cp -p gives the copy to its own user and group (xz -k does
+# the same), and fails another owner with EPERM, as on OpenBSD: cp says
+# so and goes on; chown lets root give it away
+$X -p "stdio rpath wpath cpath fattr" -- cp -p "$dir/in" "$dir/kept" ||
+    no "cp -p under fattr failed"
+[ "$(stat -c %u:%g "$dir/kept")" = "$(id -u):$(id -g)" ] ||
+    no "cp -p under fattr: $(stat -c %u:%g "$dir/kept")"
+{ $X -p "stdio rpath wpath cpath" -- cp -p "$dir/in" "$dir/nofattr"; } \
+    2>/dev/null
+[ $? -eq 159 ] || no "cp -p without fattr was not stopped"
+if [ "$(id -u)" -eq 0 ]; then
+	cp "$dir/in" "$dir/theirs" && chown 4242:4242 "$dir/theirs"
+	err=$($X -p "stdio rpath wpath cpath fattr" -- cp -p "$dir/theirs" \
+	    "$dir/mine" 2>&1)
+	status=$?
+	[ $status -eq 1 ] || no "cp -p of another's file under fattr: $status"
+	case $err in *'preserve ownership'*'Operation not permitted'*) ;;
+	    *) no "cp -p of another's file under fattr said '$err'" ;; esac
+	$X -p "stdio rpath wpath cpath fattr chown" -- cp -p "$dir/theirs" \
+	    "$dir/given" || no "cp -p under chown failed"
+	[ "$(stat -c %u:%g "$dir/given")" = 4242:4242 ] ||
+	    no "cp -p under chown: $(stat -c %u:%g "$dir/given")"
+else
+	echo "n/a: giving a file away (not root); cp -p to itself checked"
+fi
+
 # error: the call fails with ENOSYS after the line, the command goes on
 err=$($X -p "stdio error" -- cat "$dir/in" 2>&1 >/dev/null)
 status=$?
