@@ -56,6 +56,27 @@ cover_meets(const struct need *nd, int flags, int exact)
 	return meets(nd->alts, nd->nalts, have);
 }
 
+int
+promises_meet(const struct need *nd, uint64_t promises)
+{
+	int i;
+
+	if (nd->npalts < 0)
+		return 1;	/* too many promises bear on it: not judged */
+	for (i = 0; i < nd->npalts; i++)
+		if ((nd->palts[i] & ~promises) == 0)
+			return 1;
+	return 0;
+}
+
+int
+decl_meets(const struct need *nd, const struct decl *d)
+{
+	if (d->pledged)
+		return promises_meet(nd, d->promises);
+	return nd->nalts == 0 || cover_meets(nd, d->flags, 0);
+}
+
 /* How much a set grants: rows that apply, then granted paths. */
 static long
 reach(int flags)

@@ -211,6 +211,37 @@ descends(const struct audit *a, int e, int d)
 	return 0;
 }
 
+/*
+ * The promises of pledge marker d that nothing after it needed: every
+ * call under d (or a narrower marker after it) is met without it.
+ */
+static void
+unneeded_promises(const struct audit *a, struct findings *f, int d)
+{
+	uint64_t declared = a->decls[d].promises, p;
+	long i;
+	int k, ok;
+
+	for (k = 1; k < tame_npromises; k++) {	/* [0] is stdio: kept */
+		p = (uint64_t)1 << k;
+		if (!(declared & p))
+			continue;
+		for (ok = 1, i = 0; i < a->nobs && ok; i++) {
+			const struct obs *o = &a->obs[i];
+			const struct decl *held = &a->decls[o->decl];
+
+			if (!descends(a, o->decl, d) || !held->pledged ||
+			    !decl_meets(&a->needs[o->need], held))
+				continue;
+			ok = promises_meet(&a->needs[o->need],
+			    held->promises & ~p);
+		}
+		if (ok)
+			f->unneeded[f->nunneeded++] = (struct finding){
+			    .decl = d, .need = -1, .promise = p };
+	}
+}
+
 static void
 check(const struct audit *a, struct findings *f)
 {
@@ -220,14 +251,13 @@ check(const struct audit *a, struct findings *f)
 
 	f->violations = xcalloc((size_t)a->nneeds * (size_t)a->ndecls + 1,
 	    sizeof(*f->violations));
-	f->unneeded = xcalloc((size_t)a->ndecls * 16 + 1,
+	f->unneeded = xcalloc((size_t)a->ndecls * 64 + 1,
 	    sizeof(*f->unneeded));
 	hit = xcalloc((size_t)a->nneeds * (size_t)a->ndecls + 1, 1);
 	for (i = 0; i < a->nobs; i++) {
 		const struct obs *o = &a->obs[i];
 
-		if (a->needs[o->need].nalts == 0 ||
-		    cover_meets(&a->needs[o->need], a->decls[o->decl].flags, 0) ||
+		if (decl_meets(&a->needs[o->need], &a->decls[o->decl]) ||
 		    hit[(size_t)o->need * (size_t)a->ndecls + (size_t)o->decl]++)
 			continue;
 		f->violations[f->nviolations++] = (struct finding){
@@ -236,6 +266,10 @@ check(const struct audit *a, struct findings *f)
 	for (d = 0; d < a->ndecls; d++) {
 		int declared = a->decls[d].flags;
 
+		if (a->decls[d].pledged) {
+			unneeded_promises(a, f, d);
+			continue;
+		}
 		for (implied = 0, k = 0; k < tame_nflagnames; k++)
 			if (__builtin_popcount(tame_flagnames[k].flag) == 1 &&
 			    (declared & tame_flagnames[k].flag))
@@ -251,6 +285,7 @@ check(const struct audit *a, struct findings *f)
 
 				/* a narrower marker after d drops bit too */
 				if (!descends(a, o->decl, d) || nd->nalts == 0 ||
+				    a->decls[o->decl].pledged ||
 				    !cover_meets(nd, held, 0))
 					continue;
 				/*

@@ -534,24 +534,43 @@ learn_parents(struct procs *p, const struct st_event *ev)
 	t->thread = (flags & CLONE_THREAD) != 0;
 }
 
-/* The tame() marker: write(-1, "tame:0x<flags>", n).  Its flags, or -1. */
+/*
+ * A marker: tame()'s write(-1, "tame:0x<flags>", n), or pledge()'s
+ * write(-1, "pledge:0x<atoms>", n).  1 with its declaration in *d, or 0.
+ */
 static int
-marker(const struct st_event *ev)
+marker(const struct st_event *ev, struct decl *d)
 {
-	char s[32], *end;
+	char s[40], *end;
 	long long fd;
-	long flags;
-	int trunc;
+	unsigned long long v;
+	int trunc, i, pledged;
 
 	if (strcmp(ev->name, "write") != 0 || ev->nargs < 2 ||
 	    st_number(ev->argv[0], ev->argl[0], &fd) == -1 || fd != -1 ||
 	    st_string(ev->argv[1], ev->argl[1], s, sizeof(s), &trunc) < 0 ||
-	    strncmp(s, "tame:0x", 7) != 0)
-		return -1;
-	flags = strtol(s + 7, &end, 16);
-	if (*end != '\0' || flags < 0 || flags > TAME_ALL)
-		return -1;
-	return (int)flags;
+	    trunc)
+		return 0;
+	if (strncmp(s, "tame:0x", 7) == 0)
+		pledged = 0;
+	else if (strncmp(s, "pledge:0x", 9) == 0)
+		pledged = 1;
+	else
+		return 0;
+	errno = 0;
+	v = strtoull(s + (pledged ? 9 : 7), &end, 16);
+	if (*end != '\0' || errno != 0 || end == s + (pledged ? 9 : 7) ||
+	    (!pledged && v > TAME_ALL) || (pledged && (v & ~TAME__ATOMS)))
+		return 0;
+	memset(d, 0, sizeof(*d));
+	d->pledged = pledged;
+	if (!pledged)
+		d->flags = (int)v;
+	/* the promises whose atoms it holds (pledge's own words) */
+	for (i = 0; pledged && i < tame_npromises; i++)
+		if ((tame_promises[i].atoms & ~(tame_atoms)v) == 0)
+			d->promises |= (uint64_t)1 << i;
+	return 1;
 }
 
 /*
@@ -621,7 +640,7 @@ add_frame(struct evidence *e, const struct st_event *ev)
 }
 
 static int
-add_decl(struct audit *a, int flags, int prev, int run,
+add_decl(struct audit *a, const struct decl *m, int prev, int run,
     const struct st_event *ev)
 {
 	if (a->ndecls == a->decls_cap) {
@@ -629,8 +648,11 @@ add_decl(struct audit *a, int flags, int prev, int run,
 		a->decls = xrealloc(a->decls, (size_t)a->decls_cap *
 		    sizeof(*a->decls));
 	}
-	a->decls[a->ndecls] = (struct decl){ .flags = flags, .prev = prev,
-	    .run = run, .pid = ev->pid, .line = ev->lineno };
+	a->decls[a->ndecls] = *m;
+	a->decls[a->ndecls].prev = prev;
+	a->decls[a->ndecls].run = run;
+	a->decls[a->ndecls].pid = ev->pid;
+	a->decls[a->ndecls].line = ev->lineno;
 	return a->ndecls++;
 }
 
@@ -812,7 +834,7 @@ event(struct audit *a, struct procs *p, struct run *r, int run,
     const struct st_event *ev, int from_exec, struct evidence **frames_to)
 {
 	struct image *im;
-	int flags;
+	struct decl m;
 
 	if (ev->kind == ST_FRAME) {
 		if (a->keep_frames && frames_to[0] != NULL)
@@ -827,12 +849,12 @@ event(struct audit *a, struct procs *p, struct run *r, int run,
 		return;
 	im = image_of(p, ev->pid);
 	note_clone(p, im, ev);
-	if ((flags = marker(ev)) >= 0) {
+	if (marker(ev, &m)) {
 		if (im->dead)
 			return;
 		if (a->keep_before && im->decl < 0)
 			early_classify(a, im);
-		im->decl = add_decl(a, flags, im->decl, run, ev);
+		im->decl = add_decl(a, &m, im->decl, run, ev);
 		if (r->markers++ == 0 && im->exe != NULL)
 			r->exe = xstrdup(im->exe);
 		return;
@@ -845,7 +867,8 @@ event(struct audit *a, struct procs *p, struct run *r, int run,
 			note_exe(im, ev);
 			if (from_exec && r->markers++ == 0) {
 				/* a static program: all of it is its own */
-				im->decl = add_decl(a, TAME_ALL, -1, run, ev);
+				m = (struct decl){ .flags = TAME_ALL };
+				im->decl = add_decl(a, &m, -1, run, ev);
 				im->static_start = 1;
 				r->exe = xstrdup(im->exe != NULL ? im->exe :
 				    "");
@@ -949,7 +972,8 @@ event_tree(struct procs *p, struct run *r, int run, const struct st_event *ev)
 	struct program *pr;
 	struct image *im;
 	char path[PATH_MAX];
-	int flags, starter;
+	struct decl m;
+	int starter;
 
 	note_end(r, ev);
 	if (ev->kind == ST_KILLED)
@@ -963,7 +987,7 @@ event_tree(struct procs *p, struct run *r, int run, const struct st_event *ev)
 		im->real = xstrdup(path);
 		return;
 	}
-	if ((flags = marker(ev)) >= 0) {
+	if (marker(ev, &m)) {
 		if (im->prog < 0) {
 			image_path(im, path, sizeof(path));
 			im->prog = tree_program(p->tree, path, im->starter);
@@ -972,7 +996,7 @@ event_tree(struct procs *p, struct run *r, int run, const struct st_event *ev)
 		pr = &p->tree->p[im->prog];
 		if (p->tree->keep_before && im->decl < 0)
 			early_classify(pr->a, im);
-		im->decl = add_decl(pr->a, flags, im->decl, run, ev);
+		im->decl = add_decl(pr->a, &m, im->decl, run, ev);
 		r->markers++;
 		return;
 	}

@@ -213,6 +213,63 @@ promise_list(uint64_t set, char *buf, size_t len)
 			    n ? " " : "", tame_promises[i].name);
 }
 
+/* A marker's declaration: "stdio,rpath", or pledge's "stdio rpath". */
+static void
+declared_text(const struct decl *d, char *buf, size_t len)
+{
+	if (d->pledged)
+		promise_list(d->promises, buf, len);
+	else
+		flag_list(d->flags, buf, len);
+}
+
+/*
+ * What a call lacked under d: flags ("rpath or getpw"), or promises
+ * ("promise rpath"), the smallest sets beyond what d declared.
+ */
+static void
+decl_missing_text(const struct need *nd, const struct decl *d, char *buf,
+    size_t len)
+{
+	char words[256];
+	size_t n;
+	int i;
+
+	if (!d->pledged) {
+		missing_text(nd, d->flags, buf, len);
+		return;
+	}
+	n = (size_t)snprintf(buf, len, "promise ");
+	if (nd->npalts == 0)
+		snprintf(buf, len, "what no promise allows");
+	for (i = 0; i < nd->npalts && n < len; i++) {
+		promise_list(nd->palts[i] & ~d->promises, words,
+		    sizeof(words));
+		n += (size_t)snprintf(buf + n, len - n, "%s%s",
+		    i ? " or " : "", words);
+	}
+}
+
+static void
+unneeded_text(const struct finding *u, char *buf, size_t len)
+{
+	if (u->promise != 0)
+		promise_list(u->promise, buf, len);
+	else
+		flag_list(u->flag, buf, len);
+}
+
+static int
+any_pledged(const struct audit *a)
+{
+	int i;
+
+	for (i = 0; i < a->ndecls; i++)
+		if (a->decls[i].pledged)
+			return 1;
+	return 0;
+}
+
 static void
 text_suggestion(FILE *f, const struct audit *a, const struct findings *fd,
     const struct report_ctx *c)
@@ -411,6 +468,12 @@ text_check(FILE *f, const struct audit *a, const struct findings *fd)
 	fprintf(f, "declared:\n");
 	for (i = 0; i < a->ndecls; i++) {
 		d = &a->decls[i];
+		if (d->pledged) {
+			promise_list(d->promises, flags, sizeof(flags));
+			fprintf(f, "    pledge(\"%s\") by pid %d, log line "
+			    "%ld\n", flags, d->pid, d->line);
+			continue;
+		}
 		flags_text(d->flags, flags, sizeof(flags), 1);
 		fprintf(f, "    tame(%s) by pid %d, log line %ld\n", flags,
 		    d->pid, d->line);
@@ -422,8 +485,8 @@ text_check(FILE *f, const struct audit *a, const struct findings *fd)
 		const struct need *nd = &a->needs[fd->violations[i].need];
 
 		d = &a->decls[fd->violations[i].decl];
-		flag_list(d->flags, flags, sizeof(flags));
-		missing_text(nd, d->flags, miss, sizeof(miss));
+		declared_text(d, flags, sizeof(flags));
+		decl_missing_text(nd, d, miss, sizeof(miss));
 		fprintf(f, "    %s needs %s (declared %s)\n", nd->what, miss,
 		    flags);
 		text_evidence(f, a, &nd->first, "        ");
@@ -433,13 +496,14 @@ text_check(FILE *f, const struct audit *a, const struct findings *fd)
 		    "them):\n", bold(), plain());
 	for (i = 0; i < fd->nunneeded; i++) {
 		d = &a->decls[fd->unneeded[i].decl];
-		flag_list(fd->unneeded[i].flag, flags, sizeof(flags));
+		unneeded_text(&fd->unneeded[i], flags, sizeof(flags));
 		fprintf(f, "    %s, declared by pid %d at log line %ld\n",
 		    flags, d->pid, d->line);
 	}
-	fprintf(f, "\n%s%d violation%s, %d flag%s not needed%s\n", bold(),
+	fprintf(f, "\n%s%d violation%s, %d %s not needed%s\n", bold(),
 	    fd->nviolations, fd->nviolations == 1 ? "" : "s", fd->nunneeded,
-	    fd->nunneeded == 1 ? "" : "s", plain());
+	    any_pledged(a) ? "flags or promises" : fd->nunneeded == 1 ?
+	    "flag" : "flags", plain());
 }
 
 static void
@@ -448,8 +512,9 @@ text_header(FILE *f, const struct audit *a, const struct report_ctx *c)
 	char cmd[1024];
 
 	command_line(c, cmd, sizeof(cmd));
-	fprintf(f, "tame-audit: %s%s%ld calls after tame() in %d run%s\n",
-	    cmd, cmd[0] != '\0' ? ": " : "", calls_after_marker(a), a->nruns,
+	fprintf(f, "tame-audit: %s%s%ld calls after %s in %d run%s\n",
+	    cmd, cmd[0] != '\0' ? ": " : "", calls_after_marker(a),
+	    any_pledged(a) ? "pledge()" : "tame()", a->nruns,
 	    a->nruns == 1 ? "" : "s");
 }
 
@@ -727,8 +792,17 @@ report_json(FILE *f, const struct audit *a, const struct findings *fd,
 	if (c->checking) {
 		fprintf(f, ",\n  \"check\": {\n    \"declared\": [");
 		for (i = 0; i < a->ndecls; i++) {
-			fprintf(f, "%s\n      {\"flags\": ", i ? "," : "");
-			json_flags(f, a->decls[i].flags);
+			if (a->decls[i].pledged) {
+				promise_list(a->decls[i].promises, flags,
+				    sizeof(flags));
+				fprintf(f, "%s\n      {\"pledge\": ",
+				    i ? "," : "");
+				json_str(f, flags);
+			} else {
+				fprintf(f, "%s\n      {\"flags\": ",
+				    i ? "," : "");
+				json_flags(f, a->decls[i].flags);
+			}
 			fprintf(f, ", \"pid\": %d, \"line\": %ld}",
 			    a->decls[i].pid, a->decls[i].line);
 		}
@@ -737,8 +811,9 @@ report_json(FILE *f, const struct audit *a, const struct findings *fd,
 			char miss[256];
 
 			nd = &a->needs[fd->violations[i].need];
-			missing_text(nd, a->decls[fd->violations[i].decl].flags,
-			    miss, sizeof(miss));
+			decl_missing_text(nd,
+			    &a->decls[fd->violations[i].decl], miss,
+			    sizeof(miss));
 			fprintf(f, "%s\n      {\"needs\": ", i ? "," : "");
 			json_str(f, nd->what);
 			fprintf(f, ", \"missing\": ");
@@ -750,8 +825,9 @@ report_json(FILE *f, const struct audit *a, const struct findings *fd,
 		}
 		fprintf(f, "],\n    \"unneeded\": [");
 		for (i = 0; i < fd->nunneeded; i++) {
-			flag_list(fd->unneeded[i].flag, flags, sizeof(flags));
-			fprintf(f, "%s{\"flag\": ", i ? ", " : "");
+			unneeded_text(&fd->unneeded[i], flags, sizeof(flags));
+			fprintf(f, "%s{\"%s\": ", i ? ", " : "",
+			    fd->unneeded[i].promise ? "promise" : "flag");
 			json_str(f, flags);
 			fprintf(f, ", \"declared\": %d}",
 			    fd->unneeded[i].decl);

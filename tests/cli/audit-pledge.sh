@@ -43,6 +43,59 @@ $A -- cat "$dir/in" 2>&1 >/dev/null | grep -q '    pledge("stdio rpath", NULL);'
     no "the text report has no pledge line"
 $A --json -- cat "$dir/in" 2>&1 >/dev/null | grep -q '"pledge": "stdio rpath"' ||
     no "the JSON report has no pledge key"
+
+# --check reads pledge()'s marker: the promises a program declared, in
+# pledge's words; a call they refuse, a promise nothing needed
+cat > "$dir/pl.c" <<'EOF2'
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+#include "pledge.h"
+
+int
+main(int argc, char *argv[])
+{
+	char buf[64];
+	int fd;
+
+	if (argc < 3 || pledge(argv[1], NULL) == -1)
+		return 2;
+	if ((fd = open(argv[2], O_RDONLY)) == -1)
+		return 1;
+	return read(fd, buf, sizeof(buf)) > 0 ? 0 : 1;
+}
+EOF2
+san=
+[ "${SANITIZE:-}" = 1 ] && san="-fsanitize=address,undefined $B/lib/sanitize.o"
+# shellcheck disable=SC2086
+cc $san -Ilib -o "$dir/pl" "$dir/pl.c" "$B/libtame.a" || no "cannot build pl"
+export ASAN_OPTIONS=detect_leaks=0	# a pledged exit (pledge(3))
+$A --check -o "$rep" -- "$dir/pl" "stdio rpath" "$dir/in" >/dev/null 2>&1 ||
+    no "check 'stdio rpath': status $?: $(cat "$rep")"
+grep -q '^    pledge("stdio rpath") by pid' "$rep" &&
+    grep -q 'calls after pledge()' "$rep" &&
+    grep -q '^0 violations, 0 flags or promises not needed' "$rep" ||
+    no "check 'stdio rpath': $(cat "$rep")"
+$A --check -o "$rep" -- "$dir/pl" "stdio rpath inet" "$dir/in" >/dev/null 2>&1
+[ $? -eq 4 ] || no "check 'stdio rpath inet': want status 4: $(cat "$rep")"
+grep -q '^    inet, declared by pid' "$rep" ||
+    no "check 'stdio rpath inet': $(cat "$rep")"
+$A --check --json -o "$rep" -- "$dir/pl" "stdio" "$dir/in" >/dev/null 2>&1
+[ $? -eq 3 ] || no "check 'stdio': want status 3: $(cat "$rep")"
+[ "$(jq -c '[.check.declared[0].pledge, .check.violations[0].missing]' "$rep")" = \
+    '["stdio","promise rpath"]' ] || no "check 'stdio': $(jq -c .check "$rep")"
+
+# a chown that gave a file away needs chown, not fattr (which would
+# fail it with EPERM): the promises answer as the run was answered
+if [ "$(id -u)" -eq 0 ]; then
+	cp "$dir/in" "$dir/theirs" && chown 4242:4242 "$dir/theirs"
+	rm -f "$dir/out"
+	$A --promises-only -o "$rep" -- cp -p "$dir/theirs" "$dir/out" \
+	    >/dev/null 2>&1
+	case " $(cat "$rep") " in *" chown "*) ;;
+	    *) no "cp -p of another's file: promises '$(cat "$rep")'" ;; esac
+fi
+
 $A --json --flags-only -- true >/dev/null 2>&1
 [ $? -eq 2 ] || no "--json with --flags-only is not a usage error"
 $A --promises-only --flags-only -- true >/dev/null 2>&1
