@@ -273,6 +273,7 @@ $(B)/man/tame-exec.1: man/tame-exec.1
 include tests/tests.mk
 -include ports/ports.mk
 include ports/upstream/upstream.mk
+include ports/pledged/pledged.mk
 -include bench/bench.mk
 include census/census.mk
 include tests/kernels/kernels.mk

@@ -12,9 +12,9 @@
 # says (the untamed one pulls nothing from it).  Included by the
 # top-level Makefile.
 
-# ports/upstream/ is not a port: its programs come from Debian's sources
-# (ports/upstream/upstream.mk).
-PORT_NAMES	:= $(filter-out upstream,\
+# ports/upstream/ and ports/pledged/ are no ports: their programs come
+# from Debian's sources (upstream.mk, pledged.mk there).
+PORT_NAMES	:= $(filter-out upstream pledged,\
 		   $(sort $(patsubst ports/%/,%,$(wildcard ports/*/))))
 PORTS		= $(PORT_NAMES:%=$(B)/ports/tame-%)
 PORTS_UNTAMED	= $(PORT_NAMES:%=$(B)/ports/%-untamed)

@@ -273,11 +273,12 @@ def build(rc):
 # --- the tests --------------------------------------------------------
 
 class Tally:
-    def __init__(self):
+    def __init__(self, kind="upstream"):
+        self.kind = kind
         self.passed = self.failed = 0
 
     def result(self, name, ok, detail=""):
-        print("%s: upstream %s" % ("PASS" if ok else "FAIL", name))
+        print("%s: %s %s" % ("PASS" if ok else "FAIL", self.kind, name))
         if detail and not ok:
             print(detail)
         if ok:
@@ -434,14 +435,19 @@ def deps(selected):
     want = set()
     for name in selected:
         want.update(Recipe(name).get("packages").split())
-    missing = [p for p in sorted(want) if "ok installed" not in
+    return install_packages(sorted(want), "upstream")
+
+
+def install_packages(want, who):
+    """apt-get install what of WANT is missing (ports/pledged too)."""
+    missing = [p for p in want if "ok installed" not in
                subprocess.run(["dpkg-query", "-W", "-f=${Status}", p],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                               text=True).stdout]
     if not missing:
         return 0
     sudo = [] if os.geteuid() == 0 else ["sudo"]
-    print("upstream: installing " + " ".join(missing))
+    print("%s: installing %s" % (who, " ".join(missing)))
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     r = subprocess.run(sudo + ["apt-get", "install", "-y", "-qq",
                                "--no-install-recommends"] + missing, env=env)
@@ -451,7 +457,7 @@ def deps(selected):
                                    "--no-install-recommends"] + missing,
                            env=env)
     if r.returncode != 0:
-        print("upstream: cannot install " + " ".join(missing))
+        print("%s: cannot install %s" % (who, " ".join(missing)))
     return r.returncode
 
 

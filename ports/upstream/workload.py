@@ -105,8 +105,9 @@ class Workload:
     """with Workload(rc, which) as wl: wl.run(prefix) runs PREFIX +
     the WHICH build's program + the recipe's arguments."""
 
-    def __init__(self, rc, which, size=DATA_SIZE, dirname=None):
-        self.rc, self.which, self.size = rc, which, size
+    def __init__(self, rc, which, size=DATA_SIZE, dirname=None,
+                 key="workload"):
+        self.rc, self.which, self.size, self.key = rc, which, size, key
         self.dir = os.path.join(rc.work, dirname or ("run-" + which))
         self.server = None
 
@@ -142,11 +143,11 @@ class Workload:
         return text.replace("{data}", self.data).replace("{url}", self.url)
 
     def args(self):
-        return [self.fill(a) for a in shlex.split(self.rc.get("workload"))]
+        return [self.fill(a) for a in shlex.split(self.rc.get(self.key))]
 
     def describe(self):
         s = "%s %s" % (self.rc.get("program").split("/")[-1],
-                       self.rc.get("workload").replace("{data}", "input")
+                       self.rc.get(self.key).replace("{data}", "input")
                        .replace("{url}", "http://localhost:PORT/input"))
         if self.rc.get("stdin"):
             s += " < " + self.rc.get("stdin")

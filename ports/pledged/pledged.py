@@ -1,0 +1,379 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: ISC
+"""Programs that pledge themselves: each ports/pledged/NAME/ holds a
+recipe (NAME/recipe) and, where the program's build cannot turn its
+sandbox on by itself, a small patch (NAME/NAME.patch, tmux's one line).
+For each program this fetches the pinned Debian source package through
+a private apt configuration (as ports/upstream does), and builds it
+twice into $B/pledged/NAME/:
+
+	untamed/	the source as Debian builds it: its sandbox off
+	pledged/	its own sandbox turned on by its own mechanism,
+			against libtame installed from this tree into
+			$B/pledged/prefix (pkg-config libtame-pledge)
+
+	pledged.py build NAME...	fetch and build
+	pledged.py check NAME...	build, then the tests; ends with the
+					line "N passed, N failed"
+	pledged.py bench [NAME...]	print each program's bench row: NAME,
+					its untamed and pledged commands,
+					tab-separated
+
+The tests of one program: its own suite passes on both builds; the
+pledged build's typical run under tame-audit --check shows its pledge()
+calls and no violation; and the proof that the sandbox is live: with
+hook.c preloaded, a call the program's last pledge() forbids, made in
+its process right after that pledge(), kills it with the line naming
+the promise."""
+
+import configparser
+import hashlib
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(TOP, "ports", "upstream"))
+sys.path.insert(0, os.path.join(TOP, "tests", "kernels"))
+import fetch as apt_private  # noqa: E402  the kernels' private apt setup
+import upstream as U  # noqa: E402  run(), tail(), Tally, Failed, deps
+import workload as W  # noqa: E402
+
+B = U.B
+ROOT = os.path.join(B, "pledged")
+PREFIX = os.path.join(ROOT, "prefix")	# make check-pledged installs it
+HOOK = os.path.join(ROOT, "hook.so")	# and builds hook.c there
+JOBS = U.JOBS
+BUILDS = ("untamed", "pledged")
+
+
+def names():
+    return sorted(d for d in os.listdir(HERE)
+                  if os.path.isfile(os.path.join(HERE, d, "recipe")))
+
+
+class Recipe:
+    """NAME/recipe: one [pledged] section (see README.md here).  It
+    answers what workload.py asks of an upstream recipe."""
+
+    def __init__(self, name):
+        path = os.path.join(HERE, name, "recipe")
+        cp = configparser.ConfigParser(interpolation=None)
+        if not cp.read(path) or not cp.has_section("pledged"):
+            raise U.Failed("%s: no [pledged] section" % path)
+        self.name = name
+        self.dir = os.path.join(HERE, name)
+        self.sec = cp["pledged"]
+        for key in ("source", "version", "program", "configure", "build",
+                    "test", "workload", "promises", "hook"):
+            if key not in self.sec:
+                raise U.Failed("%s: no '%s ='" % (path, key))
+        self.patch = os.path.join(self.dir, name + ".patch")
+        self.work = os.path.join(ROOT, name)
+
+    def get(self, key, default=""):
+        return self.sec.get(key, default).strip()
+
+    def tree(self, which):
+        return os.path.join(self.work, which)
+
+    def binary(self, which):
+        return os.path.join(self.tree(which), self.get("program"))
+
+    def key(self, which):
+        keys = ["source", "version", "suite", "program", "build",
+                "configure" if which == "pledged" else "untamed_configure"]
+        text = "".join("%s=%s\n" % (k, self.get(k)) for k in keys)
+        if which == "pledged" and os.path.exists(self.patch):
+            text += open(self.patch).read()
+        return hashlib.sha256(text.encode()).hexdigest()
+
+
+# --- fetching ---------------------------------------------------------
+
+def private_apt(suite):
+    """A private apt with one deb-src entry: the machine's archive, its
+    own release suite or the recipe's (suite =: lowdown's Debian 12
+    source is not in the archive)."""
+    uri, signed_by, machine = apt_private.machine_entry()
+    suite = suite or machine
+    root = os.path.join(ROOT, "apt-" + suite)
+    apt = apt_private.PrivateApt(root, [W.machine_arch()])
+    stamp = os.path.join(root, "updated")
+    if os.path.exists(stamp):
+        return apt
+    apt.write_sources(uri, signed_by, [suite], kind="deb-src")
+    r = apt.run("update")
+    if r.returncode != 0:
+        raise U.Failed("apt-get update of deb-src %s failed: %s"
+                       % (suite, apt_private.last_error(r.stdout)))
+    open(stamp, "w").close()
+    return apt
+
+
+def fetch(rc):
+    pristine = rc.tree("pristine")
+    if os.path.exists(os.path.join(pristine, ".unpacked")):
+        return
+    src = os.path.join(ROOT, "src")
+    os.makedirs(src, exist_ok=True)
+    spec = "%s=%s" % (rc.get("source"), rc.get("version"))
+    dsc = os.path.join(src, "%s_%s.dsc" % (
+        rc.get("dsc_name") or rc.get("source"),
+        rc.get("version").split(":")[-1]))
+    if not os.path.exists(dsc):
+        r = private_apt(rc.get("suite")).run("source", "--download-only",
+                                             spec, cwd=src)
+        if r.returncode != 0 or not os.path.exists(dsc):
+            raise U.Failed("source package %s not available: %s"
+                           % (spec, apt_private.last_error(r.stdout)))
+    shutil.rmtree(pristine, ignore_errors=True)
+    os.makedirs(rc.work, exist_ok=True)
+    log = os.path.join(rc.work, "fetch.log")
+    if not U.run("dpkg-source --no-check -x '%s' '%s'" % (dsc, pristine),
+                 rc.work, log):
+        raise U.Failed("dpkg-source -x %s failed (%s)" % (dsc, log))
+    open(os.path.join(pristine, ".unpacked"), "w").close()
+
+
+# --- building ---------------------------------------------------------
+
+def pkg_config(*args):
+    env = dict(os.environ, PKG_CONFIG_PATH=os.path.join(PREFIX, "lib",
+                                                        "pkgconfig"))
+    r = subprocess.run(["pkg-config"] + list(args), env=env,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True)
+    if r.returncode != 0:
+        raise U.Failed("pkg-config %s: %s (is libtame installed in %s?)"
+                       % (" ".join(args), r.stderr.strip(), PREFIX))
+    return r.stdout.strip()
+
+
+def build_env(which):
+    """What a recipe's commands see: $JOBS; for the pledged build,
+    libtame-pledge's flags from pkg-config ($PLEDGE_CFLAGS: -include of
+    <tame/pledge.h> and -DHAVE_PLEDGE=1; $PLEDGE_LIBS: -ltame), and
+    $PLEDGE_LDFLAGS, which find libtame.so where it was installed."""
+    env = dict(os.environ, JOBS=JOBS)
+    env["PKG_CONFIG_PATH"] = os.path.join(PREFIX, "lib", "pkgconfig")
+    if which == "pledged":
+        env["PLEDGE_CFLAGS"] = pkg_config("--cflags", "libtame-pledge")
+        env["PLEDGE_LIBS"] = pkg_config("--libs", "libtame-pledge")
+        env["PLEDGE_LDFLAGS"] = "-Wl,-rpath," + os.path.join(PREFIX, "lib")
+    return env
+
+
+def sandbox_linked(path):
+    """Is the program's pledge() libtame's (pledge@LIBTAME_0.3)?"""
+    r = subprocess.run(["objdump", "-T", path], stdout=subprocess.PIPE,
+                       stderr=subprocess.DEVNULL, text=True)
+    return re.search(r"LIBTAME_0\.3\)?\s+pledge\b", r.stdout) is not None
+
+
+def build_one(rc, which):
+    tree = rc.tree(which)
+    stamp = os.path.join(rc.work, which + ".stamp")
+    lib = os.path.join(PREFIX, "lib", "libtame.so")
+    want = rc.key(which)
+    have = open(stamp).read() if os.path.exists(stamp) else ""
+    if have == want and os.path.exists(rc.binary(which)):
+        return			# libtame.so is loaded at run time
+    log = os.path.join(rc.work, which + ".log")
+    open(log, "w").close()
+    env = build_env(which)
+    shutil.rmtree(tree, ignore_errors=True)
+    if subprocess.run(["cp", "-a", "--reflink=auto", rc.tree("pristine"),
+                       tree]).returncode != 0:
+        raise U.Failed("%s %s: cannot copy the source" % (rc.name, which))
+    if which == "pledged" and os.path.exists(rc.patch):
+        if not U.run("patch -p1 --batch --forward < '%s'" % rc.patch, tree,
+                     log):
+            raise U.Failed("%s: the patch does not apply (%s)"
+                           % (rc.name, log))
+    configure = rc.get("configure" if which == "pledged"
+                       else "untamed_configure")
+    for step, cmd in (("configure", configure), ("build", rc.get("build"))):
+        if cmd and not U.run(cmd, tree, log, env):
+            raise U.Failed("%s %s: %s failed (%s)\n%s"
+                           % (rc.name, which, step, log, U.tail(log)))
+    if not os.path.exists(rc.binary(which)):
+        raise U.Failed("%s %s: the build made no %s"
+                       % (rc.name, which, rc.get("program")))
+    linked = sandbox_linked(rc.binary(which))
+    if which == "pledged" and not linked:
+        raise U.Failed("%s: the pledged build's %s does not call libtame's "
+                       "pledge() (objdump -T: no pledge@LIBTAME_0.3): its "
+                       "build did not turn the sandbox on"
+                       % (rc.name, rc.get("program")))
+    if which == "untamed" and linked:
+        raise U.Failed("%s: the untamed build links libtame" % rc.name)
+    if not os.path.exists(lib):
+        raise U.Failed("no %s: make check-pledged installs it" % lib)
+    with open(stamp, "w") as f:
+        f.write(want)
+
+
+def build(rc):
+    fetch(rc)
+    for which in BUILDS:
+        build_one(rc, which)
+
+
+# --- the tests --------------------------------------------------------
+
+def suite_counts(rc, log):
+    """The suite's own tally, by the recipe's count = REGEX (its first
+    group), or ""."""
+    pat = rc.get("count")
+    if not pat:
+        return ""
+    found = re.findall(pat, open(log, errors="replace").read(), re.M)
+    last = found[-1] if found else "?"
+    if isinstance(last, tuple):
+        last = " ".join(last)
+    return " ".join(last.split())
+
+
+def test_suite(rc, tally):
+    """Its own suite on the untamed build, then on the pledged one:
+    every test the untamed build passes passes sandboxed (the suites'
+    own status: each fails on any test that fails)."""
+    results = {}
+    for which in BUILDS:
+        log = os.path.join(rc.work, "suite-%s.log" % which)
+        open(log, "w").close()
+        ok = U.run(rc.get("test"), rc.tree(which), log, build_env(which),
+                   timeout=int(rc.get("test_timeout") or "1200"))
+        results[which] = (ok, suite_counts(rc, log), log)
+    ok_u, count_u, log_u = results["untamed"]
+    ok_p, count_p, log_p = results["pledged"]
+    tally.result("%s: its own suite, sandboxed (%s) as untamed (%s)" % (
+        rc.name, count_p or ("passed" if ok_p else "failed"),
+        count_u or ("passed" if ok_u else "failed")), ok_u and ok_p,
+        "    untamed (%s)\n%s\n    pledged (%s)\n%s"
+        % (log_u, U.tail(log_u), log_p, U.tail(log_p)))
+
+
+def test_check(rc, tally):
+    """tame-audit --check on the pledged build's typical run: its
+    pledge() calls are seen, and nothing after them is refused.  A
+    promise the run did not need (status 4) is the author's choice,
+    listed in the result, not a failure."""
+    report = os.path.join(rc.work, "check.txt")
+    if os.path.exists(report):
+        os.unlink(report)
+    with W.Workload(rc, "pledged") as wl:
+        r = wl.run([os.path.join(B, "tame-audit"), "--check", "-o", report,
+                    "--"])
+    text = open(report, errors="replace").read() if os.path.exists(
+        report) else ""
+    seen = re.findall(r'^    pledge\("([^"]*)"\) by pid', text, re.M)
+    calls = re.search(r"(\d+) calls after pledge\(\)", text)
+    unneeded = re.findall(r"^    (\S[^,]*), declared by pid", text, re.M)
+    violations = re.search(r"^(\d+) violations?,", text, re.M)
+    ok = r.returncode in (0, 4) and bool(seen) and violations is not None \
+        and violations.group(1) == "0"
+    detail = "%s; %s calls after; 0 violations%s" % (
+        " / ".join('"%s"' % s for s in dict.fromkeys(seen)) or
+        "no pledge() seen", calls.group(1) if calls else "?",
+        "; not needed on this run: " + ", ".join(dict.fromkeys(unneeded))
+        if unneeded else "")
+    tally.result("%s: tame-audit --check on %s: %s" % (
+        rc.name, wl.describe(), detail), ok,
+        "    status %d\n%s\n%s" % (r.returncode, W.indent(text, 30),
+                                  W.indent(r.stderr)))
+
+
+def test_hook(rc, tally):
+    """The sandbox is live: hook.c makes the call the recipe's word
+    (hook =) allows right after the first pledge() without it; the
+    program's own filter kills it with the line naming the promise."""
+    word = rc.get("hook")
+    key = "hook_workload" if rc.get("hook_workload") else "workload"
+    with W.Workload(rc, "pledged", dirname="run-hook", key=key) as wl:
+        r = wl.run([], env={"LD_PRELOAD": HOOK, "PLEDGED_HOOK": word})
+    want = "needs promise %s" % word
+    ok = r.returncode == -signal.SIGSYS and want in r.stderr and \
+        ": pledge: " in r.stderr
+    line = [l for l in r.stderr.splitlines() if want in l]
+    tally.result("%s: a call after its pledge() without %s dies: %s" % (
+        rc.name, word, line[0].split(": ", 1)[-1] if line else
+        "no line"), ok, "    status %d\n%s" % (r.returncode,
+                                               W.indent(r.stderr)))
+
+
+def check(selected):
+    tally = U.Tally("pledged")
+    for name in selected:
+        try:
+            rc = Recipe(name)
+            build(rc)
+        except U.Failed as e:
+            tally.result("%s: %s" % (name, e), False)
+            continue
+        test_suite(rc, tally)
+        test_check(rc, tally)
+        test_hook(rc, tally)
+    print("%d passed, %d failed" % (tally.passed, tally.failed))
+    return 0 if tally.failed == 0 else 1
+
+
+def deps(selected):
+    want = set()
+    for name in selected:
+        want.update(Recipe(name).get("packages").split())
+    return U.install_packages(sorted(want), "pledged")
+
+
+def main(argv):
+    verbs = ("build", "check", "bench", "deps")
+    if len(argv) < 2 or argv[1] not in verbs:
+        print("usage: pledged.py %s [NAME ...]" % "|".join(verbs),
+              file=sys.stderr)
+        return 2
+    selected = argv[2:] or names()
+    for n in selected:
+        if n not in names():
+            print("pledged: no program %s (ports/pledged/%s/recipe)"
+                  % (n, n), file=sys.stderr)
+            return 2
+    if argv[1] == "deps":
+        return deps(selected)
+    for need in (os.path.join(PREFIX, "lib", "libtame.so"), HOOK,
+                 os.path.join(B, "tame-audit")):
+        if argv[1] != "bench" and not os.path.exists(need):
+            print("pledged: no %s: make check-pledged makes it" % need,
+                  file=sys.stderr)
+            return 1
+    if argv[1] == "check":
+        return check(selected)
+    if argv[1] == "bench":
+        for name in selected:
+            rc = Recipe(name)
+            if not all(os.path.exists(rc.binary(w)) for w in BUILDS):
+                print("bench: pledged %s not built, left out" % name,
+                      file=sys.stderr)
+                continue
+            args = rc.get("bench")
+            print("\t".join([name] + ["%s %s" % (
+                shlex.quote(rc.binary(w)), args) for w in BUILDS]))
+        return 0
+    status = 0
+    for name in selected:
+        try:
+            build(Recipe(name))
+            print("pledged: %s built" % name)
+        except U.Failed as e:
+            print("pledged: %s" % e)
+            status = 1
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
