@@ -199,8 +199,7 @@ load_args(const char *list, char *buf, size_t len)
 	fclose(f);
 }
 
-/* "stdio rpath": pledge's words for a set of promises, or "". */
-static void
+void
 promise_list(uint64_t set, char *buf, size_t len)
 {
 	size_t n = 0;

@@ -35,6 +35,9 @@ void	report(FILE *, const struct audit *, const struct findings *,
 void	report_blockers(FILE *, const struct audit *, const struct findings *,
 	    const char *cmd);
 
+/* "stdio rpath": pledge's words for a set of promises, or "". */
+void	promise_list(uint64_t set, char *buf, size_t len);
+
 /* report_tree.c: each program of a tree, with who started it. */
 void	report_tree_text(FILE *, const struct tree *, const struct report_ctx *);
 void	report_tree_json(FILE *, const struct tree *);

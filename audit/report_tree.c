@@ -91,6 +91,7 @@ report_tree_json(FILE *f, const struct tree *t)
 {
 	const struct program *pr;
 	const struct blocker *b;
+	char words[512];
 	int i, k, n;
 
 	fprintf(f, ",\n  \"programs\": [");
@@ -114,6 +115,11 @@ report_tree_json(FILE *f, const struct tree *t)
 			json_flags(f, pr->f.flags);
 		else
 			fputs("null", f);
+		/* pledge's words for the same: null where not tameable */
+		fprintf(f, ", \"pledge\": ");
+		promise_list(pr->f.promises, words, sizeof(words));
+		json_str(f, pr->f.tameable && pr->f.promises != 0 ? words :
+		    NULL);
 		fprintf(f, ", \"load\": [");
 		json_str_list(f, pr->f.tameable ? pr->load : NULL, ",");
 		fputc(']', f);

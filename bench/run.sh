@@ -496,6 +496,17 @@ while IFS="$(printf '\t')" read -r p u t f; do
 done < "$OUT/upstream-rows.tsv"
 kill "$UP_SERVER" 2>/dev/null || true
 wait "$UP_SERVER" 2>/dev/null || true	# its status is SIGTERM's
+
+# --- programs that pledge themselves (ports/pledged, built by make
+# check-pledged): each pledged build against its untamed build on the
+# recipe's real work; one round of 5 runs each.  Not built: left out.
+python3 -B ports/pledged/pledged.py bench > "$OUT/pledged-rows.tsv"
+while IFS="$(printf '\t')" read -r p u s; do
+	printf '%s\t%s\n' "$p" "${u#* }" |
+	    sed -e 's|[^ ]*/pledged/data/||g' -e 's/|/\\|/g' \
+	    >> "$RAW/pledged-workloads.tsv"
+	hf "pledged-$p" "$UP_RUNS" "$p-untamed" "$u" "$p-pledged" "$s" 1
+done < "$OUT/pledged-rows.tsv"
 HF_ROUNDS=$saved_rounds
 
 # --- tame-audit ---------------------------------------------------------

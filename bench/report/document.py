@@ -289,7 +289,14 @@ ways: untamed, tamed by our patch, and its floor (the same patched
 build with tame() a one-instruction filter); tamed and floor each
 against the untamed build on the recipe's work (hyperfine -N, one round
 of 5 runs). Target: tamed <= the floor's ratio + {targets.UPSTREAM_LIMIT}.
-""".split("\n") + tables.upstream(run)
+""".split("\n") + tables.upstream(run) + """
+## The programs that pledge themselves
+
+Each program of `ports/pledged/` built from its Debian source twice:
+as Debian builds it, and with its own `pledge()` calls turned on by its
+own build against libtame; the pledged build against the untamed one on
+the recipe's work (hyperfine -N, one round of 5 runs).
+""".split("\n") + tables.pledged(run)
 
 
 def _whole(run, m):

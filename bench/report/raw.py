@@ -39,6 +39,8 @@ class Raw:
             os.path.join(path, "port-workloads.tsv"))
         self.upstream_workloads = _workloads(
             os.path.join(path, "upstream-workloads.tsv"))
+        self.pledged_workloads = _workloads(
+            os.path.join(path, "pledged-workloads.tsv"))
 
     def _glob(self, pattern):
         return sorted(glob.glob(os.path.join(glob.escape(self.path),

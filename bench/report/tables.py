@@ -326,6 +326,21 @@ def upstream(run):
                            "", "", ""]])
 
 
+def pledged(run):
+    """Each program that pledges itself, its sandbox on, against its
+    build with the sandbox off."""
+    rows = []
+    for p in run.raw.rows("pledged-"):
+        w = _workload(run.raw.pledged_workloads, p, "")
+        cells = _cells(run.compare("pledged-" + p), True)
+        rows.append([f"{p} `{w}`"] + cells[:4] + cells[6:])
+    return table(["program and work", "untamed median ms", "pledged median "
+                  "ms", "ratio (median of rounds)", "per-round ratios",
+                  "runs"], ["---"] + ["---:"] * 5,
+                 rows or [["(none built: make check-pledged)", "", "", "",
+                           "", ""]])
+
+
 # The whole-command table: comparison, what it sets against what, and
 # whether its ratio is a headline one (bold).
 WHOLE = (

@@ -308,6 +308,24 @@ def test_hook(rc, tally):
                                                W.indent(r.stderr)))
 
 
+def bench_row(rc):
+    """NAME<TAB>untamed<TAB>pledged commands on the recipe's real work
+    (bench =, on bench_size = bytes of generated input, 100 MB by
+    default; bench_shell = 1: a shell command, run through sh -c on
+    both sides), or None where a build is missing."""
+    if not all(os.path.exists(rc.binary(w)) for w in BUILDS):
+        return None
+    data = W.data_file(rc, int(rc.get("bench_size") or W.BENCH_SIZE))
+    cmds = []
+    for which in BUILDS:
+        args = rc.get("bench").replace("{data}", shlex.quote(data))
+        cmd = "%s %s" % (shlex.quote(rc.binary(which)), args)
+        if rc.get("bench_shell") == "1":
+            cmd = "sh -c %s" % shlex.quote(cmd)
+        cmds.append(cmd)
+    return "\t".join([rc.name] + cmds)
+
+
 def check(selected):
     tally = U.Tally("pledged")
     for name in selected:
@@ -355,14 +373,12 @@ def main(argv):
         return check(selected)
     if argv[1] == "bench":
         for name in selected:
-            rc = Recipe(name)
-            if not all(os.path.exists(rc.binary(w)) for w in BUILDS):
-                print("bench: pledged %s not built, left out" % name,
-                      file=sys.stderr)
-                continue
-            args = rc.get("bench")
-            print("\t".join([name] + ["%s %s" % (
-                shlex.quote(rc.binary(w)), args) for w in BUILDS]))
+            row = bench_row(Recipe(name))
+            if row:
+                print(row)
+            else:
+                print("bench: pledged %s not built (make check-pledged), "
+                      "left out" % name, file=sys.stderr)
         return 0
     status = 0
     for name in selected:

@@ -84,6 +84,10 @@ $A --check --json -o "$rep" -- "$dir/pl" "stdio" "$dir/in" >/dev/null 2>&1
 [ $? -eq 3 ] || no "check 'stdio': want status 3: $(cat "$rep")"
 [ "$(jq -c '[.check.declared[0].pledge, .check.violations[0].missing]' "$rep")" = \
     '["stdio","promise rpath"]' ] || no "check 'stdio': $(jq -c .check "$rep")"
+/usr/bin/python3 - audit/schema.json "$rep" <<'EOF2' || no "check 'stdio': JSON does not validate"
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))
+EOF2
 
 # a chown that gave a file away needs chown, not fattr (which would
 # fail it with EPERM): the promises answer as the run was answered
