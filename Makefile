@@ -10,6 +10,9 @@
 #				write reports/census.md
 #	make check-upstream	real programs from Debian's sources, tamed by our
 #				patches, through their own test suites
+#	make check-pledged	programs that call pledge() themselves, from
+#				Debian's sources, their sandbox turned on
+#				against libtame, through their own suites
 #	make check-kernels	every test on Debian's 5.10, 6.1 and 6.12 (and 6.12
 #				with ia32_emulation=0) under qemu: the kernel
 #				matrix (KERNELS=... a subset)

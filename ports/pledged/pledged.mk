@@ -20,7 +20,7 @@ $(B)/pledged/hook.so: ports/pledged/hook.c
 	@mkdir -p $(@D)
 	$(CC) -O2 -Wall -Wextra -fPIC -shared -o $@ $< -ldl
 
-.PHONY: check-pledged pledged-build pledged-deps pledged-install
+.PHONY: check-pledged pledged-build pledged-deps pledged-install pledged-audit
 pledged-deps: deps
 	@$(PLEDGED_PY) deps $(PLEDGED)
 
@@ -34,3 +34,8 @@ pledged-build: pledged-deps pledged-install $(B)/pledged/hook.so
 
 check-pledged: pledged-deps pledged-install $(B)/pledged/hook.so
 	@$(PLEDGED_PY) check $(PLEDGED)
+
+# each NAME/audit.txt: the flags and promises its suite needed (the
+# untamed build under tame-audit --profile) beside the author's promises
+pledged-audit: pledged-deps pledged-install $(B)/pledged/hook.so
+	@$(PLEDGED_PY) audit $(PLEDGED)
