@@ -244,24 +244,54 @@ def suite_counts(rc, log):
     return " ".join(last.split())
 
 
+def suite_output(rc, which, log):
+    """A suite's output, as judge = output compares it: its temporary
+    names, diff's times and the tree's own path left out."""
+    text = open(log, errors="replace").read()
+    text = text.replace(rc.tree(which), "TREE")
+    text = re.sub(r"/tmp/tmp\.\w+", "TMP", text)
+    return re.sub(r"^(---|\+\+\+) (\S+).*$", r"\1 \2", text, flags=re.M)
+
+
 def test_suite(rc, tally):
     """Its own suite on the untamed build, then on the pledged one:
-    every test the untamed build passes passes sandboxed (the suites'
-    own status: each fails on any test that fails)."""
+    every test the untamed build passes passes sandboxed.  Most suites
+    fail on any failed test (their status is the judge); one that only
+    prints its differences (judge = output: lowdown's) passes sandboxed
+    when it prints what it printed untamed, and count_lines = REGEX
+    counts its failures."""
     results = {}
     for which in BUILDS:
         log = os.path.join(rc.work, "suite-%s.log" % which)
         open(log, "w").close()
         ok = U.run(rc.get("test"), rc.tree(which), log, build_env(which),
                    timeout=int(rc.get("test_timeout") or "1200"))
-        results[which] = (ok, suite_counts(rc, log), log)
+        count = suite_counts(rc, log)
+        if rc.get("count_lines"):
+            n = len(re.findall(rc.get("count_lines"),
+                               open(log, errors="replace").read(), re.M))
+            count = "%d %s" % (n, rc.get("count_what") or "failed")
+        results[which] = (ok, count, log)
     ok_u, count_u, log_u = results["untamed"]
     ok_p, count_p, log_p = results["pledged"]
+    if rc.get("judge") == "output":
+        ok_u = True
+        ok_p = suite_output(rc, "pledged", log_p) == \
+            suite_output(rc, "untamed", log_u)
     tally.result("%s: its own suite, sandboxed (%s) as untamed (%s)" % (
         rc.name, count_p or ("passed" if ok_p else "failed"),
         count_u or ("passed" if ok_u else "failed")), ok_u and ok_p,
         "    untamed (%s)\n%s\n    pledged (%s)\n%s"
         % (log_u, U.tail(log_u), log_p, U.tail(log_p)))
+
+
+class Run(W.Workload):
+    """A typical run, whose arguments may name the build's own tree
+    ({tree}: mandoc's manuals)."""
+
+    def fill(self, text):
+        return super().fill(text).replace("{tree}",
+                                          self.rc.tree(self.which))
 
 
 def test_check(rc, tally):
@@ -272,7 +302,7 @@ def test_check(rc, tally):
     report = os.path.join(rc.work, "check.txt")
     if os.path.exists(report):
         os.unlink(report)
-    with W.Workload(rc, "pledged") as wl:
+    with Run(rc, "pledged") as wl:
         r = wl.run([os.path.join(B, "tame-audit"), "--check", "-o", report,
                     "--"])
     text = open(report, errors="replace").read() if os.path.exists(
@@ -300,7 +330,7 @@ def test_hook(rc, tally):
     program's own filter kills it with the line naming the promise."""
     word = rc.get("hook")
     key = "hook_workload" if rc.get("hook_workload") else "workload"
-    with W.Workload(rc, "pledged", dirname="run-hook", key=key) as wl:
+    with Run(rc, "pledged", dirname="run-hook", key=key) as wl:
         r = wl.run([], env={"LD_PRELOAD": HOOK, "PLEDGED_HOOK": word})
     want = "needs promise %s" % word
     ok = r.returncode == -signal.SIGSYS and want in r.stderr and \
@@ -322,7 +352,8 @@ def bench_row(rc):
     data = W.data_file(rc, int(rc.get("bench_size") or W.BENCH_SIZE))
     cmds = []
     for which in BUILDS:
-        args = rc.get("bench").replace("{data}", shlex.quote(data))
+        args = rc.get("bench").replace("{data}", shlex.quote(data)) \
+            .replace("{tree}", shlex.quote(rc.tree(which)))
         cmd = "%s %s" % (shlex.quote(rc.binary(which)), args)
         if rc.get("bench_shell") == "1":
             cmd = "sh -c %s" % shlex.quote(cmd)
