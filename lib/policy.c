@@ -812,6 +812,17 @@ const struct tame_rule tame_rules[] = {
 	    TCXONC, TIOCSBRK, TIOCCBRK) }, .why = WHY_TTY },
 	{ SYS(ioctl), IOCTL, .cond = { IN(1, ALL32, TCSBRK, TIOCOUTQ,
 	    TIOCGSID, FIOGETOWN, SIOCATMARK) }, .why = WHY_TTY },
+	/*
+	 * pledge's tty: a pseudo-terminal pair, with rpath and wpath as
+	 * OpenBSD's PTMGET (glibc's openpty() unlocks and names the pair,
+	 * or opens the peer), and a controlling terminal (login_tty(),
+	 * forkpty()) or exclusive use (cu), as OpenBSD's list.
+	 */
+	{ SYS(ioctl), TAME__PTY, RPATH | WPATH, .cond = { IN(1, ALL32,
+	    TIOCSPTLCK, TIOCGPTN, TIOCGPTPEER) },
+	    .why = "pseudo-terminals: unlock, name, open the peer" },
+	{ SYS(ioctl), TAME__PTY, .cond = { IN(1, ALL32, TIOCSCTTY,
+	    TIOCEXCL) }, .why = "a controlling terminal, exclusive use" },
 	{ SYS(ioctl), IOCTL, PROC, .cond = { IN(1, ALL32, TIOCSPGRP) },
 	    .why = "job control" },
 	/* pledge's tape: a tape drive's status and operations (st(4)) */
@@ -1189,7 +1200,7 @@ const struct tame_promise tame_promises[] = {
 	{ "sendfd", CMSG, "send descriptors (SCM_RIGHTS)", "" },
 	{ "recvfd", RECVFD, "receive descriptors (SCM_RIGHTS)", "" },
 	{ "tape", TAME__TAPE, "magnetic tape ioctls", "" },
-	{ "tty", IOCTL, "terminal ioctls", "" },
+	{ "tty", IOCTL | TAME__PTY, "terminal ioctls, pseudo-terminals", "" },
 	{ "proc", PROC, "fork, signal others, process groups", "" },
 	{ "exec", TAME__EXEC, "execve: the new image runs under execpromises",
 	    "not with prot_exec (ENOTSUP); see CAVEATS" },

@@ -63,13 +63,19 @@ typedef uint64_t tame_atoms;
  */
 #define TAME__ERROR	((tame_atoms)1 << 37)
 /*
+ * Pseudo-terminals: pledge's tty opens a pair (OpenBSD's PTMGET, with
+ * rpath and wpath) and makes a controlling terminal (forkpty(3)); the
+ * 2015 IOCTL flag did neither, and does not hold it.
+ */
+#define TAME__PTY	((tame_atoms)1 << 38)
+/*
  * Not a promise: what the filter grants an image exec'd under
  * execpromises before any code of its own runs (its loader's calls;
  * images.c adds it to the execpromises' atoms).
  */
-#define TAME__LOADER	((tame_atoms)1 << 38)
+#define TAME__LOADER	((tame_atoms)1 << 39)
 /* Every atom: what a process holds before its first tame() or pledge(). */
-#define TAME__ATOMS	(((tame_atoms)1 << 38) - 1)
+#define TAME__ATOMS	(((tame_atoms)1 << 39) - 1)
 
 /*
  * Internal bits beside the public flags.  ALWAYS rows apply even under

@@ -21,6 +21,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <pthread.h>
+#include <pty.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1027,6 +1028,64 @@ START_TEST(test_fattr_gives_files_to_itself)
 }
 END_TEST
 
+/*
+ * tty makes pseudo-terminals as OpenBSD's does (PTMGET with rpath and
+ * wpath, TIOCSCTTY): tmux's server forkpty()s every pane under it.
+ */
+static int
+body_forkpty(void *arg)
+{
+	char buf[16];
+	ssize_t n, got = 0;
+	int master, st;
+	pid_t pid;
+
+	(void)arg;
+	if (pledge("stdio rpath wpath tty proc", NULL) == -1)
+		return 100;
+	if ((pid = forkpty(&master, NULL, NULL, NULL)) == -1)
+		return 1;
+	if (pid == 0) {
+		/* a session of its own, the pty its controlling terminal */
+		if (tcgetpgrp(0) != getpid())
+			_exit(2);
+		write(1, "pty", 3);
+		_exit(0);
+	}
+	while (got < 3 && (n = read(master, buf + got,
+	    sizeof(buf) - (size_t)got)) > 0)
+		got += n;
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) ||
+	    WEXITSTATUS(st) != 0)
+		return 3;
+	return got >= 3 && memcmp(buf, "pty", 3) == 0 ? 0 : 4;
+}
+
+static int
+body_pty_without_tty(void *arg)
+{
+	unsigned int n;
+	int fd;
+
+	(void)arg;
+	if ((fd = posix_openpt(O_RDWR | O_NOCTTY)) == -1)
+		return 100;
+	if (pledge("stdio rpath wpath", NULL) == -1)
+		return 101;
+	ioctl(fd, TIOCGPTN, &n);
+	return 102;
+}
+
+START_TEST(test_tty_makes_pseudo_terminals)
+{
+	struct outcome o = h_run(H_NO_TAME, NULL, body_forkpty, NULL);
+
+	ck_assert_exit(o, 0);
+	o = h_run(H_NO_TAME, NULL, body_pty_without_tty, NULL);
+	ck_assert_pledge_violation(o, "ioctl", "tty");
+}
+END_TEST
+
 /* The name service under getpw, as tame's GETPW grants it. */
 static int
 body_getpw(void *arg)
@@ -1225,6 +1284,7 @@ pledge_suite(void)
 	tcase_add_test(tc, test_prot_exec_with_exec_is_refused);
 	tcase_add_test(tc, test_error_gives_enosys);
 	tcase_add_test(tc, test_fattr_gives_files_to_itself);
+	tcase_add_test(tc, test_tty_makes_pseudo_terminals);
 	tcase_add_test(tc, test_getpw);
 	tcase_add_test(tc, test_sendfd);
 	tcase_add_test(tc, test_threads_are_bound);
