@@ -7,7 +7,9 @@
  * succeeds whose promises lack the word in PLEDGED_HOOK (rpath, wpath,
  * cpath, inet or unix), it makes, at once and in the program's own
  * process, the one call that word would allow: the program's own filter
- * must kill it, after the line that names the promise.  A program that
+ * must kill it, after the line that names the promise.  With
+ * PLEDGED_HOOK_AT set, only after a call whose promises are exactly
+ * those (tmux: its client's last pledge, not its server's).  A program that
  * never narrows that far runs as it would; the test then fails, as it
  * saw no death.
  */
@@ -60,6 +62,7 @@ pledge(const char *promises, const char *execpromises)
 {
 	static int (*real)(const char *, const char *);
 	const char *word = getenv("PLEDGED_HOOK");
+	const char *at = getenv("PLEDGED_HOOK_AT");
 	int r;
 
 	if (real == NULL &&
@@ -70,7 +73,8 @@ pledge(const char *promises, const char *execpromises)
 	}
 	r = real(promises, execpromises);
 	if (r == 0 && promises != NULL && word != NULL && *word != '\0' &&
-	    !holds(promises, word))
+	    !holds(promises, word) && (at == NULL || *at == '\0' ||
+	    strcmp(at, promises) == 0))
 		forbidden(word);
 	return r;
 }

@@ -73,8 +73,8 @@ class Recipe:
         self.name = name
         self.dir = os.path.join(HERE, name)
         self.sec = cp["pledged"]
-        for key in ("source", "version", "program", "configure", "build",
-                    "test", "workload", "promises", "hook"):
+        for key in ("source", "version", "program", "build", "test",
+                    "workload", "promises", "hook"):
             if key not in self.sec:
                 raise U.Failed("%s: no '%s ='" % (path, key))
         self.patch = os.path.join(self.dir, name + ".patch")
@@ -90,7 +90,8 @@ class Recipe:
         return os.path.join(self.tree(which), self.get("program"))
 
     def key(self, which):
-        keys = ["source", "version", "suite", "program", "build",
+        keys = ["source", "version", "suite", "program",
+                "build" if which == "pledged" else "untamed_build",
                 "configure" if which == "pledged" else "untamed_configure"]
         text = "".join("%s=%s\n" % (k, self.get(k)) for k in keys)
         if which == "pledged" and os.path.exists(self.patch):
@@ -173,6 +174,14 @@ def build_env(which):
     return env
 
 
+def per_build(rc, key, which):
+    """A command of the recipe for one build: untamed_KEY for the
+    untamed one where given (signify's PLEDGE=noop), else KEY."""
+    if which == "untamed" and rc.get("untamed_" + key):
+        return rc.get("untamed_" + key)
+    return rc.get(key)
+
+
 def sandbox_linked(path):
     """Is the program's pledge() libtame's (pledge@LIBTAME_0.3)?"""
     r = subprocess.run(["objdump", "-T", path], stdout=subprocess.PIPE,
@@ -202,7 +211,8 @@ def build_one(rc, which):
                            % (rc.name, log))
     configure = rc.get("configure" if which == "pledged"
                        else "untamed_configure")
-    for step, cmd in (("configure", configure), ("build", rc.get("build"))):
+    for step, cmd in (("configure", configure), ("build", per_build(
+            rc, "build", which))):
         if cmd and not U.run(cmd, tree, log, env):
             raise U.Failed("%s %s: %s failed (%s)\n%s"
                            % (rc.name, which, step, log, U.tail(log)))
@@ -264,7 +274,8 @@ def test_suite(rc, tally):
     for which in BUILDS:
         log = os.path.join(rc.work, "suite-%s.log" % which)
         open(log, "w").close()
-        ok = U.run(rc.get("test"), rc.tree(which), log, build_env(which),
+        ok = U.run(per_build(rc, "test", which), rc.tree(which), log,
+                   build_env(which),
                    timeout=int(rc.get("test_timeout") or "1200"))
         count = suite_counts(rc, log)
         if rc.get("count_lines"):
@@ -287,11 +298,23 @@ def test_suite(rc, tally):
 
 class Run(W.Workload):
     """A typical run, whose arguments may name the build's own tree
-    ({tree}: mandoc's manuals)."""
+    ({tree}: mandoc's manuals), after the recipe's setup = (a shell
+    command in the run's directory, $UNTAMED the untamed program:
+    signify's keys and signature)."""
 
     def fill(self, text):
         return super().fill(text).replace("{tree}",
                                           self.rc.tree(self.which))
+
+    def __enter__(self):
+        super().__enter__()
+        setup = self.rc.get("setup")
+        if setup and not U.run(setup, self.dir, os.path.join(
+                self.dir, "setup.log"), dict(os.environ, UNTAMED=(
+                    self.rc.binary("untamed")))):
+            raise U.Failed("%s: setup failed (%s)" % (
+                self.rc.name, os.path.join(self.dir, "setup.log")))
+        return self
 
 
 def test_check(rc, tally):
@@ -331,7 +354,8 @@ def test_hook(rc, tally):
     word = rc.get("hook")
     key = "hook_workload" if rc.get("hook_workload") else "workload"
     with Run(rc, "pledged", dirname="run-hook", key=key) as wl:
-        r = wl.run([], env={"LD_PRELOAD": HOOK, "PLEDGED_HOOK": word})
+        r = wl.run([], env={"LD_PRELOAD": HOOK, "PLEDGED_HOOK": word,
+                            "PLEDGED_HOOK_AT": rc.get("hook_at")})
     want = "needs promise %s" % word
     ok = r.returncode == -signal.SIGSYS and want in r.stderr and \
         ": pledge: " in r.stderr
@@ -342,11 +366,28 @@ def test_hook(rc, tally):
                                                W.indent(r.stderr)))
 
 
+def test_extra(rc, tally):
+    """A program's own further check (extra =, a shell command run in a
+    fresh directory with $PLEDGED and $UNTAMED the two programs and
+    $RECIPE its folder; extra_what = what it shows): tmux's pane."""
+    d = os.path.join(rc.work, "run-extra")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    log = os.path.join(rc.work, "extra.log")
+    open(log, "w").close()
+    env = dict(os.environ, PLEDGED=rc.binary("pledged"),
+               UNTAMED=rc.binary("untamed"), RECIPE=rc.dir)
+    ok = U.run(rc.get("extra"), d, log, env, timeout=300)
+    tally.result("%s: %s" % (rc.name, rc.get("extra_what")), ok,
+                 "    (%s)\n%s" % (log, U.tail(log)))
+
+
 def bench_row(rc):
     """NAME<TAB>untamed<TAB>pledged commands on the recipe's real work
     (bench =, on bench_size = bytes of generated input, 100 MB by
     default; bench_shell = 1: a shell command, run through sh -c on
-    both sides), or None where a build is missing."""
+    both sides, {prog} the program where it is not first), or None
+    where a build is missing."""
     if not all(os.path.exists(rc.binary(w)) for w in BUILDS):
         return None
     data = W.data_file(rc, int(rc.get("bench_size") or W.BENCH_SIZE))
@@ -354,7 +395,10 @@ def bench_row(rc):
     for which in BUILDS:
         args = rc.get("bench").replace("{data}", shlex.quote(data)) \
             .replace("{tree}", shlex.quote(rc.tree(which)))
-        cmd = "%s %s" % (shlex.quote(rc.binary(which)), args)
+        if "{prog}" in args:	# a whole command, the program in it
+            cmd = args.replace("{prog}", shlex.quote(rc.binary(which)))
+        else:
+            cmd = "%s %s" % (shlex.quote(rc.binary(which)), args)
         if rc.get("bench_shell") == "1":
             cmd = "sh -c %s" % shlex.quote(cmd)
         cmds.append(cmd)
@@ -417,9 +461,14 @@ def check(selected):
         except U.Failed as e:
             tally.result("%s: %s" % (name, e), False)
             continue
-        test_suite(rc, tally)
-        test_check(rc, tally)
-        test_hook(rc, tally)
+        try:
+            test_suite(rc, tally)
+            test_check(rc, tally)
+            test_hook(rc, tally)
+            if rc.get("extra"):
+                test_extra(rc, tally)
+        except U.Failed as e:
+            tally.result("%s: %s" % (name, e), False)
     print("%d passed, %d failed" % (tally.passed, tally.failed))
     return 0 if tally.failed == 0 else 1
 

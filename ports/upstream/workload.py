@@ -183,6 +183,8 @@ def snapshot(d):
             continue
         for f in files:
             p = os.path.join(root, f)
+            if not os.path.isfile(p):
+                continue	# a socket (tmux's), a fifo: no content
             out[os.path.relpath(p, d)] = hashlib.sha256(
                 open(p, "rb").read()).hexdigest()
     return out
