@@ -327,8 +327,13 @@ promises_of(const struct need **all, int n, int flags, int floor)
 			p |= (uint64_t)1 << i;
 
 	for (i = 0; i < n; i++) {
-		if (all[i]->nalts == 0 || all[i]->npalts == 0)
-			continue;	/* a blocker: said as such */
+		/*
+		 * A call no promise allows is a blocker, said as such; one
+		 * no flag allows but a promise does (exec, a pseudo-
+		 * terminal) is pledge's: the promises say what it needs.
+		 */
+		if (all[i]->npalts == 0)
+			continue;
 		if (all[i]->npalts < 0)
 			return 0;
 		pick = all[i]->palts[0];

@@ -86,6 +86,22 @@ report_tree_text(FILE *f, const struct tree *t, const struct report_ctx *c)
 		    "COMMAND\n");
 }
 
+/* Is every blocker of pr a call some promise allows? */
+static int
+pledge_can(const struct program *pr)
+{
+	const struct blocker *b;
+	int k;
+
+	for (k = 0; k < pr->f.nblockers; k++) {
+		b = &pr->f.blockers[k];
+		if ((b->kind != BLOCK_CALL && b->kind != BLOCK_EXEC) ||
+		    b->need < 0 || pr->a->needs[b->need].npalts <= 0)
+			return 0;
+	}
+	return 1;
+}
+
 void
 report_tree_json(FILE *f, const struct tree *t)
 {
@@ -115,11 +131,15 @@ report_tree_json(FILE *f, const struct tree *t)
 			json_flags(f, pr->f.flags);
 		else
 			fputs("null", f);
-		/* pledge's words for the same: null where not tameable */
+		/*
+		 * pledge's words for the same; where tame() cannot, but only
+		 * for calls a promise allows (exec, a pseudo-terminal),
+		 * pledge() can: its words still; null otherwise
+		 */
 		fprintf(f, ", \"pledge\": ");
 		promise_list(pr->f.promises, words, sizeof(words));
-		json_str(f, pr->f.tameable && pr->f.promises != 0 ? words :
-		    NULL);
+		json_str(f, pr->f.promises != 0 && (pr->f.tameable ||
+		    pledge_can(pr)) ? words : NULL);
 		fprintf(f, ", \"load\": [");
 		json_str_list(f, pr->f.tameable ? pr->load : NULL, ",");
 		fputc(']', f);

@@ -442,13 +442,14 @@ def audit(rc):
         if not mine:
             f.write("auditor:  %s not run by its suite\n" % base)
         for p in mine:
-            f.write("auditor:  %s, %d processes: %s\n" % (
+            f.write("auditor:  %s, %d processes: %s; %s\n" % (
                 os.path.basename(p["exe"]), p["processes"],
-                "pledge(\"%s\"); flags %s" % (p.get("pledge"),
-                                                ",".join(p["flags"]))
-                if p["tameable"] else "cannot be tamed as run: " +
-                "; ".join("%s %s" % (b["kind"], b["call"] or "")
-                          for b in p["blockers"])))
+                "pledge(\"%s\")" % p["pledge"] if p.get("pledge") else
+                "no pledge() either",
+                "flags " + ",".join(p["flags"]) if p["tameable"] else
+                "tame() cannot: " + "; ".join(
+                    "%s %s" % (b["kind"], b["call"] or "")
+                    for b in p["blockers"])))
     return out
 
 
