@@ -499,8 +499,14 @@ wait "$UP_SERVER" 2>/dev/null || true	# its status is SIGTERM's
 
 # --- programs that pledge themselves (ports/pledged, built by make
 # check-pledged): each pledged build against its untamed build on the
-# recipe's real work; one round of 5 runs each.  Not built: left out.
-python3 -B ports/pledged/pledged.py bench > "$OUT/pledged-rows.tsv"
+# recipe's real work; one round of 5 runs each.  Not built: left out;
+# left out of the quick run too (about 4 minutes of real work).
+if [ -n "$BENCH_QUICK" ]; then
+	echo "bench: the programs that pledge themselves are left out of the quick run" >&2
+	: > "$OUT/pledged-rows.tsv"
+else
+	python3 -B ports/pledged/pledged.py bench > "$OUT/pledged-rows.tsv"
+fi
 while IFS="$(printf '\t')" read -r p u s; do
 	printf '%s\t%s\n' "$p" "${u#* }" |
 	    sed -e 's|[^ ]*/pledged/data/||g' -e 's/|/\\|/g' \
