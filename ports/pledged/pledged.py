@@ -96,6 +96,10 @@ class Recipe:
         text = "".join("%s=%s\n" % (k, self.get(k)) for k in keys)
         if which == "pledged" and os.path.exists(self.patch):
             text += open(self.patch).read()
+        if which == "pledged":	# what pkg-config gives (the .pc changed)
+            env = build_env(which)
+            text += "".join("%s=%s\n" % (k, env[k]) for k in (
+                "PLEDGE_CFLAGS", "PLEDGE_LIBS", "PLEDGE_LDFLAGS"))
         return hashlib.sha256(text.encode()).hexdigest()
 
 
