@@ -509,7 +509,8 @@ else
 fi
 while IFS="$(printf '\t')" read -r p u s; do
 	printf '%s\t%s\n' "$p" "${u#* }" |
-	    sed -e 's|[^ ]*/pledged/data/||g' -e 's/|/\\|/g' \
+	    sed -e 's|[^ ]*/pledged/data/||g' \
+	    -e 's|[^ ]*/pledged/[^/ ]*/untamed/||g' -e 's/|/\\|/g' \
 	    >> "$RAW/pledged-workloads.tsv"
 	hf "pledged-$p" "$UP_RUNS" "$p-untamed" "$u" "$p-pledged" "$s" 1
 done < "$OUT/pledged-rows.tsv"
