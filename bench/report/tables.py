@@ -291,17 +291,26 @@ def _workload(workloads, name, empty):
     return "" if w is None else (empty if w == "" else w)
 
 
+def _against_untamed(run, prefix, workloads, empty, label, what, none):
+    """Each comparison PREFIX-NAME, a build against its untamed one: a
+    row labelled label(NAME, its workload, EMPTY where it has none);
+    WHAT names the other build's column and the first column."""
+    rows = []
+    for p in run.raw.rows(prefix):
+        cells = _cells(run.compare(prefix + p), True)
+        rows.append([label(p, _workload(workloads, p, empty))]
+                    + cells[:4] + cells[6:])
+    return table([what[1], "untamed median ms", f"{what[0]} median ms",
+                  "ratio (median of rounds)", "per-round ratios", "runs"],
+                 ["---"] + ["---:"] * 5, rows or [[none] + [""] * 5])
+
+
 def ports(run):
     """Each port against its untamed build."""
-    rows = []
-    for p in run.raw.rows("port-"):
-        w = _workload(run.raw.port_workloads, p, "(no arguments)")
-        cells = _cells(run.compare("port-" + p), True)
-        rows.append([f"tame-{p} `{w}`"] + cells[:4] + cells[6:])
-    return table(["port and workload", "untamed median ms", "tamed median "
-                  "ms", "ratio (median of rounds)", "per-round ratios",
-                  "runs"], ["---"] + ["---:"] * 5,
-                 rows or [["(no port measured)", "", "", "", "", ""]])
+    return _against_untamed(run, "port-", run.raw.port_workloads,
+                            "(no arguments)", lambda p, w: f"tame-{p} `{w}`",
+                            ("tamed", "port and workload"),
+                            "(no port measured)")
 
 
 def upstream(run):
@@ -329,16 +338,10 @@ def upstream(run):
 def pledged(run):
     """Each program that pledges itself, its sandbox on, against its
     build with the sandbox off."""
-    rows = []
-    for p in run.raw.rows("pledged-"):
-        w = _workload(run.raw.pledged_workloads, p, "")
-        cells = _cells(run.compare("pledged-" + p), True)
-        rows.append([f"{p} `{w}`"] + cells[:4] + cells[6:])
-    return table(["program and work", "untamed median ms", "pledged median "
-                  "ms", "ratio (median of rounds)", "per-round ratios",
-                  "runs"], ["---"] + ["---:"] * 5,
-                 rows or [["(none built: make check-pledged)", "", "", "",
-                           "", ""]])
+    return _against_untamed(run, "pledged-", run.raw.pledged_workloads, "",
+                            lambda p, w: f"{p} `{w}`",
+                            ("pledged", "program and work"),
+                            "(none built: make check-pledged)")
 
 
 # The whole-command table: comparison, what it sets against what, and

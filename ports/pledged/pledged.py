@@ -43,9 +43,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(TOP, "ports", "upstream"))
-sys.path.insert(0, os.path.join(TOP, "tests", "kernels"))
-import fetch as apt_private  # noqa: E402  the kernels' private apt setup
-import upstream as U  # noqa: E402  run(), tail(), Tally, Failed, deps
+import upstream as U  # noqa: E402  run, tail, Tally, Failed, fetch, deps
 import workload as W  # noqa: E402
 
 B = U.B
@@ -101,53 +99,6 @@ class Recipe:
             text += "".join("%s=%s\n" % (k, env[k]) for k in (
                 "PLEDGE_CFLAGS", "PLEDGE_LIBS", "PLEDGE_LDFLAGS"))
         return hashlib.sha256(text.encode()).hexdigest()
-
-
-# --- fetching ---------------------------------------------------------
-
-def private_apt(suite):
-    """A private apt with one deb-src entry: the machine's archive, its
-    own release suite or the recipe's (suite =: lowdown's Debian 12
-    source is not in the archive)."""
-    uri, signed_by, machine = apt_private.machine_entry()
-    suite = suite or machine
-    root = os.path.join(ROOT, "apt-" + suite)
-    apt = apt_private.PrivateApt(root, [W.machine_arch()])
-    stamp = os.path.join(root, "updated")
-    if os.path.exists(stamp):
-        return apt
-    apt.write_sources(uri, signed_by, [suite], kind="deb-src")
-    r = apt.run("update")
-    if r.returncode != 0:
-        raise U.Failed("apt-get update of deb-src %s failed: %s"
-                       % (suite, apt_private.last_error(r.stdout)))
-    open(stamp, "w").close()
-    return apt
-
-
-def fetch(rc):
-    pristine = rc.tree("pristine")
-    if os.path.exists(os.path.join(pristine, ".unpacked")):
-        return
-    src = os.path.join(ROOT, "src")
-    os.makedirs(src, exist_ok=True)
-    spec = "%s=%s" % (rc.get("source"), rc.get("version"))
-    dsc = os.path.join(src, "%s_%s.dsc" % (
-        rc.get("dsc_name") or rc.get("source"),
-        rc.get("version").split(":")[-1]))
-    if not os.path.exists(dsc):
-        r = private_apt(rc.get("suite")).run("source", "--download-only",
-                                             spec, cwd=src)
-        if r.returncode != 0 or not os.path.exists(dsc):
-            raise U.Failed("source package %s not available: %s"
-                           % (spec, apt_private.last_error(r.stdout)))
-    shutil.rmtree(pristine, ignore_errors=True)
-    os.makedirs(rc.work, exist_ok=True)
-    log = os.path.join(rc.work, "fetch.log")
-    if not U.run("dpkg-source --no-check -x '%s' '%s'" % (dsc, pristine),
-                 rc.work, log):
-        raise U.Failed("dpkg-source -x %s failed (%s)" % (dsc, log))
-    open(os.path.join(pristine, ".unpacked"), "w").close()
 
 
 # --- building ---------------------------------------------------------
@@ -238,7 +189,7 @@ def build_one(rc, which):
 
 
 def build(rc):
-    fetch(rc)
+    U.fetch(rc, ROOT)
     for which in BUILDS:
         build_one(rc, which)
 

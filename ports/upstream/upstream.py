@@ -135,15 +135,17 @@ def tail(log, n=15):
 
 # --- fetching ---------------------------------------------------------
 
-def private_apt():
-    """The private apt of $B/upstream/apt, its deb-src lists updated
-    once (a second run asks nothing)."""
-    root = os.path.join(ROOT, "apt")
+def private_apt(top=ROOT, suite=""):
+    """The private apt of TOP/apt, its deb-src lists updated once (a
+    second run asks nothing): the machine's archive and release suite,
+    or SUITE of it in TOP/apt-SUITE (ports/pledged's lowdown)."""
+    root = os.path.join(top, "apt-" + suite if suite else "apt")
     apt = apt_private.PrivateApt(root, [W.machine_arch()])
     stamp = os.path.join(root, "updated")
     if os.path.exists(stamp):
         return apt
-    uri, signed_by, suite = apt_private.machine_entry()
+    uri, signed_by, machine = apt_private.machine_entry()
+    suite = suite or machine
     apt.write_sources(uri, signed_by, [suite], kind="deb-src")
     r = apt.run("update")
     if r.returncode != 0:
@@ -153,19 +155,20 @@ def private_apt():
     return apt
 
 
-def fetch(rc):
+def fetch(rc, top=ROOT):
     """Unpack the pinned source (Debian's patches applied) into
-    pristine/; download it first unless already there."""
+    pristine/; download it first, into TOP/src, unless already there
+    (the recipe's suite =, if any, names the Debian suite)."""
     pristine = rc.tree("pristine")
     if os.path.exists(os.path.join(pristine, ".unpacked")):
         return
-    src = os.path.join(ROOT, "src")
+    src = os.path.join(top, "src")
     os.makedirs(src, exist_ok=True)
     spec = "%s=%s" % (rc.get("source"), rc.get("version"))
     dsc = os.path.join(src, "%s_%s.dsc" % (
         rc.get("source"), rc.get("version").split(":")[-1]))
     if not os.path.exists(dsc):
-        apt = private_apt()
+        apt = private_apt(top, rc.get("suite"))
         r = apt.run("source", "--download-only", spec, cwd=src)
         if r.returncode != 0 or not os.path.exists(dsc):
             raise Failed("source package %s not available: %s"
