@@ -210,7 +210,7 @@ MUSL_CC		?= $(shell command -v musl-gcc 2>/dev/null)
 EXEC_SRCS	= tools/tame-exec.c tools/profile.c tools/exe.c \
 		  lib/flags.c lib/landlock.c lib/compile.c \
 		  lib/match.c lib/policy.c lib/promises.c lib/sysnames.c \
-		  lib/gate.c lib/ids.c
+		  lib/gate.c
 ifneq ($(MUSL_CC),)
 EXEC_OBJS	= $(EXEC_SRCS:%.c=$(B)/musl/%.o)
 

@@ -109,10 +109,17 @@ int
 tame_rule_tame_reaches(const struct tame_rule *r)
 {
 	tame_atoms reach = tame_expand(TAME_ALL) | TAME__STATE, held;
+	const struct tame_rule *e;
 	int f, state;
 
 	if ((r->any & reach) == 0 || (r->all & ~reach) != 0)
 		return 0;
+	/* all flags and state hold it: only a whole row before may not */
+	for (e = tame_rules; e < r && (e->nr != r->nr ||
+	    e->cond[0].op != TC_END); e++)
+		;
+	if (e == r)
+		return 1;
 	for (f = 0; f <= TAME_ALL; f++)
 		for (state = 0; state < 2; state++) {
 			held = tame_expand(f) | (state ? TAME__STATE : 0);
