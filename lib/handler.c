@@ -232,7 +232,7 @@ tame__warn_blocked_sigsys(void)
 	tame__put(&l, " blocks SIGSYS: a violation in it ends the process "
 	    "with no tame: line (unblock SIGSYS in threads made before "
 	    "tame(); tame(3), CAVEATS)\n");
-	tame__gate(SYS_write, 2, (long)l.buf, (long)l.len, 0, 0, 0);
+	tame__say(&l);
 }
 
 void

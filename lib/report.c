@@ -12,8 +12,10 @@
  */
 #include <sys/syscall.h>
 
+#include <errno.h>
 #include <signal.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "gate.h"
 #include "policy.h"
@@ -209,5 +211,33 @@ tame__violation(const struct tame_call *c)
 	if (tame__state.held & TAME__ERROR)
 		tame__put(&l, ": ENOSYS (error)");
 	tame__put(&l, "\n");
-	tame__gate(SYS_write, 2, (long)l.buf, (long)l.len, 0, 0, 0);
+	tame__say(&l);
+}
+
+/*
+ * A line on stderr changes nothing else: the process dies of SIGSYS, or
+ * under pledge's error goes on, as it would have with stderr open.  A
+ * write to a pipe nobody reads raises SIGPIPE, whose default action
+ * would end the process before the call is repeated (death by SIGPIPE,
+ * which a shell's pipeline takes for a normal end); so SIGPIPE is
+ * blocked around the write, and one the write itself raised is taken
+ * back before the mask is.  One already pending is the program's: left.
+ */
+void
+tame__say(const struct tame_line *l)
+{
+	const uint64_t pipe = (uint64_t)1 << (SIGPIPE - 1);
+	uint64_t old, pending = 0;
+	struct timespec now = { 0, 0 };
+
+	tame__gate(SYS_rt_sigprocmask, SIG_BLOCK, (long)&pipe, (long)&old,
+	    sizeof(pipe), 0, 0);
+	tame__gate(SYS_rt_sigpending, (long)&pending, sizeof(pending), 0, 0,
+	    0, 0);
+	if (tame__gate(SYS_write, 2, (long)l->buf, (long)l->len, 0, 0, 0) ==
+	    -EPIPE && !(pending & pipe))
+		tame__gate(SYS_rt_sigtimedwait, (long)&pipe, 0, (long)&now,
+		    sizeof(pipe), 0, 0);
+	tame__gate(SYS_rt_sigprocmask, SIG_SETMASK, (long)&old, 0,
+	    sizeof(old), 0, 0);
 }

@@ -189,6 +189,8 @@ int	tame__cmsg_rights(const void *ctl, size_t len);
 
 /* Write the violation line for c. */
 void	tame__violation(const struct tame_call *c);
+/* Write a line of libtame's on stderr, raising no SIGPIPE. */
+void	tame__say(const struct tame_line *);
 
 /* SIGSYS's bit in the kernel's signal set (8 bytes on both arches). */
 #define TAME_SIGSYS_BIT	((uint64_t)1 << (SIGSYS - 1))	/* with <signal.h> */

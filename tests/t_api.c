@@ -769,6 +769,32 @@ body_violation_in_handler_blocking_all(void *arg)
 	return 2;
 }
 
+/* stderr a pipe whose reader is gone: writing the line raises SIGPIPE */
+static int
+stderr_to_closed_pipe(void *arg)
+{
+	int p[2];
+
+	(void)arg;
+	if (pipe(p) == -1 || close(p[0]) == -1 || dup2(p[1], 2) == -1)
+		return -1;
+	return close(p[1]);
+}
+
+/*
+ * The line changes nothing but stderr: a violation dies of SIGSYS also
+ * where the line meets a pipe nobody reads (`prog 2>&1 | head -1`), not
+ * of the SIGPIPE its write raised, which a shell takes for a normal end.
+ */
+START_TEST(test_violation_into_a_closed_pipe_dies_of_sigsys)
+{
+	struct outcome o = h_run(TAME_STDIO, stderr_to_closed_pipe,
+	    body_socket, NULL);
+
+	ck_assert_signal(o, SIGSYS);
+}
+END_TEST
+
 START_TEST(test_violation_with_every_signal_blocked_is_reported)
 {
 	struct outcome o = h_run(TAME_STDIO | TAME_RPATH, NULL,
@@ -1057,6 +1083,7 @@ api_suite(void)
 	tcase_add_test(tc, test_tame_unblocks_sigsys);
 	tcase_add_test(tc, test_violation_with_every_signal_blocked_is_reported);
 	tcase_add_test(tc, test_masks_are_set_as_asked_less_sigsys);
+	tcase_add_test(tc, test_violation_into_a_closed_pipe_dies_of_sigsys);
 	tcase_add_test(tc, test_handlers_set_before_tame_spare_sigsys);
 	tcase_add_test(tc, test_threads_before_tame_keep_their_masks);
 #if defined(__x86_64__)

@@ -950,6 +950,56 @@ START_TEST(test_error_gives_enosys)
 }
 END_TEST
 
+static int
+sigpipe_pending(void)
+{
+	sigset_t set;
+
+	return sigpending(&set) == 0 && sigismember(&set, SIGPIPE);
+}
+
+/*
+ * Under error the process goes on after the line, as on OpenBSD, where
+ * the line goes to the kernel's log: writing it into a pipe nobody
+ * reads leaves no SIGPIPE behind, neither pending nor delivered, and a
+ * SIGPIPE the program had pending stays pending.
+ */
+static int
+body_error_into_closed_pipe(void *arg)
+{
+	sigset_t set;
+	int p[2];
+
+	(void)arg;
+	if (pipe(p) == -1 || close(p[0]) == -1 || dup2(p[1], 2) == -1)
+		return 100;
+	if (pledge("stdio error", NULL) == -1)
+		return 101;
+	if (open("/etc/hostname", O_RDONLY) != -1 || errno != ENOSYS)
+		return 1;
+	if (sigpipe_pending())
+		return 2;
+	sigemptyset(&set);
+	sigaddset(&set, SIGPIPE);
+	if (sigprocmask(SIG_BLOCK, &set, NULL) == -1 || raise(SIGPIPE) != 0 ||
+	    !sigpipe_pending())
+		return 102;
+	if (open("/etc/hostname", O_RDONLY) != -1 || errno != ENOSYS)
+		return 3;
+	if (!sigpipe_pending())
+		return 4;
+	return 0;
+}
+
+START_TEST(test_error_into_a_closed_pipe_goes_on)
+{
+	struct outcome o = h_run(H_NO_TAME, NULL, body_error_into_closed_pipe,
+	    NULL);
+
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
 /*
  * fattr without chown gives a file to its own user and groups, through
  * every chown call, and fails any other owner with EPERM (OpenBSD's
@@ -1283,6 +1333,7 @@ pledge_suite(void)
 	tcase_add_test(tc, test_exec_keeps_code_in_place);
 	tcase_add_test(tc, test_prot_exec_with_exec_is_refused);
 	tcase_add_test(tc, test_error_gives_enosys);
+	tcase_add_test(tc, test_error_into_a_closed_pipe_goes_on);
 	tcase_add_test(tc, test_fattr_gives_files_to_itself);
 	tcase_add_test(tc, test_tty_makes_pseudo_terminals);
 	tcase_add_test(tc, test_getpw);
