@@ -8,10 +8,11 @@
  * later rows say whether it fails softly with an errno (verdict.c too),
  * and otherwise it is a violation.
  *
- * A violation writes one line (report.c) and repeats the call.  SIGSYS
- * is blocked inside its own handler, so the kernel resets it to the
- * default action and the whole process dies of SIGSYS, with a core
- * where the limits allow.
+ * A violation writes one line (report.c) and repeats the call under one
+ * more filter that kills the process on it (die() below): the whole
+ * process dies of SIGSYS, with a core where the limits allow, and the
+ * kernel records the death in its audit log as it does every seccomp
+ * kill.
  */
 #include <sys/syscall.h>
 
@@ -24,6 +25,9 @@
 #include <string.h>
 #include <ucontext.h>
 #include <unistd.h>
+
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 
 #include "compile.h"
 #include "gate.h"
@@ -67,6 +71,36 @@ current_answer(tame_atoms held, const struct tame_call *c, long *ret)
 		return 0;
 	*ret = -tame_rules[row].errnum;
 	return 1;
+}
+
+/*
+ * Repeat the violating call under a last filter that answers it with
+ * SECCOMP_RET_KILL_PROCESS.  The kernel logs such a kill (audit record
+ * type 1326, SECCOMP, in dmesg or auditd's log, where
+ * kernel.seccomp.actions_logged has kill_process, the default, and audit
+ * is on), as OpenBSD's kernel logs a pledge violation: a daemon whose
+ * stderr is /dev/null leaves a trace.  The process dies of SIGSYS with
+ * its core either way.  If the filter cannot be added (the kernel's
+ * limit on a thread's filters), the call traps again with SIGSYS blocked
+ * in its own handler, and the kernel resets SIGSYS and kills with it,
+ * unlogged.
+ */
+static void
+die(const struct tame_call *c)
+{
+	struct sock_filter kill[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+		    offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)c->nr, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { sizeof(kill) / sizeof(kill[0]), kill };
+
+	tame__gate(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, (long)&prog, 0,
+	    0, 0);
+	syscall(c->nr, c->a[0], c->a[1], c->a[2], c->a[3], c->a[4], c->a[5]);
+	tame__gate(SYS_exit_group, 128 + SIGSYS, 0, 0, 0, 0, 0);
 }
 
 static void
@@ -134,9 +168,7 @@ violation:
 		errno = saved;
 		return;
 	}
-	/* The same call traps again with SIGSYS blocked: death by SIGSYS. */
-	syscall(c.nr, c.a[0], c.a[1], c.a[2], c.a[3], c.a[4], c.a[5]);
-	tame__gate(SYS_exit_group, 128 + SIGSYS, 0, 0, 0, 0, 0);
+	die(&c);
 }
 
 /*
