@@ -38,6 +38,7 @@
 #include "rerun.h"
 #include "runs.h"
 #include "tame.h"
+#include "trace.h"
 #include "tree.h"
 #include "tree_load.h"
 #include "tree_warm.h"
@@ -223,8 +224,17 @@ main(int argc, char *argv[])
 	struct findings f;
 	char msg[512];
 	int i, from_exec = 0, status, interrupted = 0;
+	sigset_t stops, mask;
 	FILE *rep;
 
+	/*
+	 * A stop (^C, SIGTERM) that comes before runs_open() has set how
+	 * stops are met waits for it: else it would end tame-audit by the
+	 * default action, without its word (under load, for as long as
+	 * the view takes to open).
+	 */
+	trace_stop_signals(&stops);
+	sigprocmask(SIG_BLOCK, &stops, &mask);
 	rerun_guard_std();	/* before anything takes a closed 0, 1, 2 */
 	parse_options(argc, argv, &o);
 	if (o.report_fd >= 0 && (o.report_fd <= 2 ||
@@ -243,6 +253,7 @@ main(int argc, char *argv[])
 		    "%s removed", o.profile, i, i == 1 ? "" : "s", o.profile,
 		    i == 1 ? "was" : "were");
 	runs_open(&o);
+	sigprocmask(SIG_SETMASK, &mask, NULL);
 	a = audit_new();
 	a->keep_frames = o.where;
 	if (o.profile != NULL && profile_past_runs(o.profile, &o.tree,

@@ -652,6 +652,26 @@ def start_verify(top, user, cmd, out):
                             start_new_session=True)
 
 
+def wait_main(pid, sig):
+    """Until tame-audit's main() has begun: sig is blocked or caught
+    (before that, any program dies of it: nothing to test there)."""
+    bit = 1 << (sig - 1)
+    for _ in range(2000):
+        try:
+            with open("/proc/%d/comm" % pid) as f:
+                comm = f.read().strip()
+            with open("/proc/%d/status" % pid) as f:
+                st = dict(l.split(":", 1) for l in f if ":" in l)
+        except (FileNotFoundError, ProcessLookupError):
+            return
+        if comm == "tame-audit" and (int(st["SigBlk"], 16) |
+                                     int(st["SigCgt"], 16)) & bit:
+            return
+        time.sleep(0.001)
+    raise Fail("tame-audit never blocked nor caught %s" %
+               signal.Signals(sig).name)
+
+
 def signalled(work, user, name, sig, at, to_group):
     top = os.path.join(work, name)
     os.makedirs(os.path.join(top, "tmp"))
@@ -662,6 +682,8 @@ def signalled(work, user, name, sig, at, to_group):
     before = ours_in_tmp()
     out = open(os.path.join(top, "stdout"), "wb")
     p = start_verify(top, user, ["sh", "-c", STEPS], out)
+    if at == 0:
+        wait_main(p.pid, sig)
     time.sleep(at)
     try:
         if to_group:
@@ -710,7 +732,9 @@ def case_signals(work, user):
     """SIGINT (to the group, as ^C) and SIGTERM at several points of an
     audit with --verify: three runs, the last the user's."""
     seen = []
-    points = (0.3, 1.2) if QUICK else (0.2, 0.5, 0.8, 1.0, 1.2, 1.4, 1.7)
+    # 0: as soon as its main() runs, before it knows how to meet a stop
+    points = (0, 0.3, 1.2) if QUICK else (0, 0.2, 0.5, 0.8, 1.0, 1.2, 1.4,
+                                          1.7)
     for sig, group in ((signal.SIGINT, True), (signal.SIGTERM, False)):
         for i, at in enumerate(points):
             state, status = signalled(work, user, "sig%d-%d%s" % (
