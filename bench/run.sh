@@ -470,6 +470,7 @@ HF_ROUNDS=$saved_rounds
 saved_rounds=$HF_ROUNDS
 HF_ROUNDS=${BENCH_UPSTREAM_ROUNDS:-1}
 UP_RUNS=5
+PLEDGED_RUNS=3
 [ -n "$BENCH_QUICK" ] && UP_RUNS=2
 # the network client's server, on loopback, for the whole section; its
 # port file appears once it listens (waited for while it lives: two
@@ -499,8 +500,10 @@ wait "$UP_SERVER" 2>/dev/null || true	# its status is SIGTERM's
 
 # --- programs that pledge themselves (ports/pledged, built by make
 # check-pledged): each pledged build against its untamed build on the
-# recipe's real work; one round of 5 runs each.  Not built: left out;
-# left out of the quick run too (about 4 minutes of real work).
+# recipe's real work; one round of 3 runs each (5, and tmux with 30
+# windows, took 5 of the bench's minutes, already past its 15; medians
+# of 5 stood within 1% of their runs' means but lowdown's short ones).
+# Not built: left out; left out of the quick run too.
 if [ -n "$BENCH_QUICK" ]; then
 	echo "bench: the programs that pledge themselves are left out of the quick run" >&2
 	: > "$OUT/pledged-rows.tsv"
@@ -512,7 +515,7 @@ while IFS="$(printf '\t')" read -r p u s; do
 	    sed -e 's|[^ ]*/pledged/data/||g' \
 	    -e 's|[^ ]*/pledged/[^/ ]*/untamed/||g' -e 's/|/\\|/g' \
 	    >> "$RAW/pledged-workloads.tsv"
-	hf "pledged-$p" "$UP_RUNS" "$p-untamed" "$u" "$p-pledged" "$s" 1
+	hf "pledged-$p" "$PLEDGED_RUNS" "$p-untamed" "$u" "$p-pledged" "$s" 1
 done < "$OUT/pledged-rows.tsv"
 HF_ROUNDS=$saved_rounds
 

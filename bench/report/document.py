@@ -295,7 +295,7 @@ of 5 runs). Target: tamed <= the floor's ratio + {targets.UPSTREAM_LIMIT}.
 Each program of `ports/pledged/` built from its Debian source twice:
 as Debian builds it, and with its own `pledge()` calls turned on by its
 own build against libtame; the pledged build against the untamed one on
-the recipe's work (hyperfine -N, one round of 5 runs).
+the recipe's work (hyperfine -N, one round of 3 runs).
 """.split("\n") + tables.pledged(run)
 
 
