@@ -501,8 +501,9 @@ wait "$UP_SERVER" 2>/dev/null || true	# its status is SIGTERM's
 # --- programs that pledge themselves (ports/pledged, built by make
 # check-pledged): each pledged build against its untamed build on the
 # recipe's real work; one round of 3 runs each (5, and tmux with 30
-# windows, took 5 of the bench's minutes, already past its 15; medians
-# of 5 stood within 1% of their runs' means but lowdown's short ones).
+# windows, took 5 of the bench's minutes, already past its 15; in that
+# run the runs' standard deviation was under 1% of their mean for xz,
+# mandoc and signify, 3% for tmux, 5 to 13% for lowdown's short runs).
 # Not built: left out; left out of the quick run too.
 if [ -n "$BENCH_QUICK" ]; then
 	echo "bench: the programs that pledge themselves are left out of the quick run" >&2

@@ -228,7 +228,7 @@ tame__say(const struct tame_line *l)
 {
 	const uint64_t pipe = (uint64_t)1 << (SIGPIPE - 1);
 	uint64_t old, pending = 0;
-	struct timespec now = { 0, 0 };
+	struct timespec no_wait = { 0, 0 };
 
 	tame__gate(SYS_rt_sigprocmask, SIG_BLOCK, (long)&pipe, (long)&old,
 	    sizeof(pipe), 0, 0);
@@ -236,7 +236,7 @@ tame__say(const struct tame_line *l)
 	    0, 0);
 	if (tame__gate(SYS_write, 2, (long)l->buf, (long)l->len, 0, 0, 0) ==
 	    -EPIPE && !(pending & pipe))
-		tame__gate(SYS_rt_sigtimedwait, (long)&pipe, 0, (long)&now,
+		tame__gate(SYS_rt_sigtimedwait, (long)&pipe, 0, (long)&no_wait,
 		    sizeof(pipe), 0, 0);
 	tame__gate(SYS_rt_sigprocmask, SIG_SETMASK, (long)&old, 0,
 	    sizeof(old), 0, 0);

@@ -202,6 +202,16 @@ h_ia32_off(void)
 }
 #endif
 
+int
+h_stderr_to_closed_pipe(void)
+{
+	int p[2];
+
+	if (pipe(p) == -1 || close(p[0]) == -1 || dup2(p[1], 2) == -1)
+		return -1;
+	return close(p[1]);
+}
+
 /*
  * The tests name the call a libc function makes on x86-64.  An
  * architecture with the asm-generic table (arm64) lacks the old calls,

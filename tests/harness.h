@@ -72,6 +72,12 @@ const char	*h_native_call(const char *call);
 int	h_ia32_off(void);
 #endif
 
+/*
+ * Make standard error a pipe whose reader is gone: a write to it raises
+ * SIGPIPE (and fails with EPIPE).  0, or -1 with errno.
+ */
+int	h_stderr_to_closed_pipe(void);
+
 /* A fresh directory for one test, removed by h_cleanup(). */
 const char	*h_tmpdir(void);
 void		 h_cleanup(void);

@@ -773,12 +773,8 @@ body_violation_in_handler_blocking_all(void *arg)
 static int
 stderr_to_closed_pipe(void *arg)
 {
-	int p[2];
-
 	(void)arg;
-	if (pipe(p) == -1 || close(p[0]) == -1 || dup2(p[1], 2) == -1)
-		return -1;
-	return close(p[1]);
+	return h_stderr_to_closed_pipe();
 }
 
 /*

@@ -968,10 +968,9 @@ static int
 body_error_into_closed_pipe(void *arg)
 {
 	sigset_t set;
-	int p[2];
 
 	(void)arg;
-	if (pipe(p) == -1 || close(p[0]) == -1 || dup2(p[1], 2) == -1)
+	if (h_stderr_to_closed_pipe() == -1)
 		return 100;
 	if (pledge("stdio error", NULL) == -1)
 		return 101;
