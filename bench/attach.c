@@ -37,7 +37,7 @@
 
 #include "clock.h"
 #include "compile.h"
-#include "gate.h"
+#include "sys.h"
 #include "policy.h"
 #include "replay.h"
 #include "tame.h"
@@ -178,7 +178,7 @@ main(int argc, char *argv[])
 		t.held = tame_expand(flags);
 		t.landlock_ok = 1;
 		t.pid = getpid();	/* a constant like any other here */
-		if (tame_compile_fast(&t, NULL, tame__gate_ip(), &prog) == -1)
+		if (tame_compile_fast(&t, NULL, &prog) == -1)
 			err(1, "compile %s", tamed[i]);
 		memcpy(buf[n], prog.insn, prog.len * sizeof(prog.insn[0]));
 		snprintf(name, sizeof(name), "tame:%s", tamed[i]);

@@ -104,7 +104,7 @@ $(B)/bench/fresh: $(B)/bench/fresh.o $(B)/bench/load.o $(B)/bench/clock.o \
 # The same first tame(), step by step (bench/phases.c); libtame's own
 # system calls are wrapped to mark a boundary inside a library function.
 $(B)/bench/phases: $(B)/bench/phases.o $(B)/bench/clock.o $(B)/libtame.a
-	$(CC) $(LDFLAGS) -Wl,--wrap=tame__gate -o $@ $(B)/bench/phases.o \
+	$(CC) $(LDFLAGS) -Wl,--wrap=tame__sys -o $@ $(B)/bench/phases.o \
 	    $(B)/bench/clock.o $(B)/libtame.a
 
 .PHONY: bench-build

@@ -49,7 +49,7 @@
 
 #include <seccomp.h>
 
-#include "gate.h"
+#include "sys.h"
 #include "oracle.h"
 #include "pledge.h"
 #include "policy.h"
@@ -150,8 +150,7 @@ config_oracle_ctx(int flags)
 {
 	tame_atoms held = tame_expand(flags);
 
-	return tame_oracle_ctx(held, !tame__landlock_needed(held),
-	    tame__gate_ip());
+	return tame_oracle_ctx(held, !tame__landlock_needed(held));
 }
 
 int

@@ -30,7 +30,7 @@
 #include "bench.h"
 #include "compile.h"
 #include "config.h"
-#include "gate.h"
+#include "sys.h"
 #include "micro.h"
 #include "policy.h"
 #include "tame.h"
@@ -77,7 +77,7 @@ compile_cold(void)
 	t.held = tame_expand(LAT_FLAGS);
 	t.landlock_ok = !tame__landlock_needed(t.held);
 	t.pid = getpid();
-	return tame_compile(&t, NULL, tame__gate_ip(), &child_prog);
+	return tame_compile(&t, NULL, &child_prog);
 }
 
 static int
@@ -198,7 +198,6 @@ run_compile(struct bench_state *s, void *arg)
 	static struct tame_prog prog;
 	const struct comp *c = arg;
 	struct tame_target next = { 0 }, prev = { 0 };
-	uint64_t gate = tame__gate_ip();
 
 	next.held = tame_expand(c->next);
 	next.landlock_ok = !tame__landlock_needed(next.held);
@@ -206,7 +205,7 @@ run_compile(struct bench_state *s, void *arg)
 	prev.landlock_ok = !tame__landlock_needed(prev.held);
 	next.pid = prev.pid = getpid();
 	while (bench_keep_running(s))
-		if (tame_compile(&next, c->prev ? &prev : NULL, gate,
+		if (tame_compile(&next, c->prev ? &prev : NULL,
 		    &prog) == -1) {
 			bench_skip_with_error(s, "tame_compile");
 			return;

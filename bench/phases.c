@@ -15,8 +15,8 @@
  * The time spent reading the clock and the fault count at a boundary is
  * left out of both phases: a boundary reads the clock (the end of one
  * phase), getrusage, then the clock again (the start of the next).
- * libtame's own system calls go through tame__gate, which is wrapped at
- * link time (-Wl,--wrap=tame__gate) so that the Landlock ruleset's
+ * libtame's own system calls go through tame__sys, which is wrapped at
+ * link time (-Wl,--wrap=tame__sys) so that the Landlock ruleset's
  * creation and its rules, made inside one library function, can be told
  * apart.
  *
@@ -41,7 +41,7 @@
 #include "clock.h"
 
 #include "compile.h"
-#include "gate.h"
+#include "sys.h"
 #include "policy.h"
 #include "tame.h"
 #include "tame_int.h"
@@ -85,13 +85,13 @@ mark(const char *next)
  * boundary (prepare creates it, then adds the rules); everything else
  * passes straight through.
  */
-long	__real_tame__gate(long, long, long, long, long, long, long);
+long	__real_tame__sys(long, long, long, long, long, long, long);
 
 long
-__wrap_tame__gate(long nr, long a0, long a1, long a2, long a3, long a4,
+__wrap_tame__sys(long nr, long a0, long a1, long a2, long a3, long a4,
     long a5)
 {
-	long r = __real_tame__gate(nr, a0, a1, a2, a3, a4, a5);
+	long r = __real_tame__sys(nr, a0, a1, a2, a3, a4, a5);
 
 	if (nr == SYS_landlock_create_ruleset && current != NULL &&
 	    strcmp(current, "landlock_create") == 0)
@@ -160,14 +160,14 @@ first_tame(int flags)
 	char buf[32] = "tame:0x0";
 
 	mark("check");
-	/* state_lock(): two calls through the gate and a compare-exchange */
-	(void)tame__gate(SYS_getpid, 0, 0, 0, 0, 0, 0);
-	(void)tame__gate(SYS_gettid, 0, 0, 0, 0, 0, 0);
+	/* state_lock(): two raw calls and a compare-exchange */
+	(void)tame__sys(SYS_getpid, 0, 0, 0, 0, 0, 0);
+	(void)tame__sys(SYS_gettid, 0, 0, 0, 0, 0, 0);
 	want = tame_expand(flags);
 	(void)getenv("TAME_AUDIT");	/* permissive_requested() */
 
 	mark("acquired");
-	if (tame__acquired_check(tame__gate(SYS_unshare, CLONE_THREAD, 0, 0,
+	if (tame__acquired_check(tame__sys(SYS_unshare, CLONE_THREAD, 0, 0,
 	    0, 0, 0) == 0) == -1)
 		err(1, "tame__acquired_check");
 
@@ -177,20 +177,20 @@ first_tame(int flags)
 	mark("unix_look");
 	/* with_state(): only under INET or DNSPATH, and single-threaded */
 	if (tame__nounix_considered(want) &&
-	    tame__gate(SYS_unshare, CLONE_THREAD, 0, 0, 0, 0, 0) == 0 &&
+	    tame__sys(SYS_unshare, CLONE_THREAD, 0, 0, 0, 0, 0) == 0 &&
 	    !tame__holds_unix_socket())
 		want |= TAME__NOUNIX;
 
 	mark("landlock_create");
 	next.held = want;
 	next.landlock_ok = 1;
-	next.pid = (int)tame__gate(SYS_getpid, 0, 0, 0, 0, 0, 0);
+	next.pid = (int)tame__sys(SYS_getpid, 0, 0, 0, 0, 0, 0);
 	if (tame__landlock_needed(want) && !tame__landlock_is_current(want)) {
-		if (tame__gate(SYS_unshare, CLONE_THREAD, 0, 0, 0, 0, 0) == 0 &&
+		if (tame__sys(SYS_unshare, CLONE_THREAD, 0, 0, 0, 0, 0) == 0 &&
 		    tame__landlock_prepare(want, &ruleset) == -1)
 			err(1, "tame__landlock_prepare");
 		next.landlock_ok = ruleset != -1;
-	} else if (tame__gate(SYS_unshare, CLONE_THREAD, 0, 0, 0, 0, 0) == 0 &&
+	} else if (tame__sys(SYS_unshare, CLONE_THREAD, 0, 0, 0, 0, 0) == 0 &&
 	    tame__landlock_domain(want, &ruleset) == -1)
 		err(1, "tame__landlock_domain");	/* the domain layer */
 
@@ -198,7 +198,7 @@ first_tame(int flags)
 	touch_compile_data(&next);
 
 	mark("compile");
-	if (tame_compile_fast(&next, NULL, tame__gate_ip(), &prog) == -1)
+	if (tame_compile_fast(&next, NULL, &prog) == -1)
 		err(1, "tame_compile_fast");
 
 	mark("handler");
@@ -223,7 +223,7 @@ first_tame(int flags)
 
 	mark("seccomp_attach");
 	/* audit_marker(): one write on descriptor -1 */
-	tame__gate(SYS_write, -1, (long)buf, strlen(buf), 0, 0, 0);
+	tame__sys(SYS_write, -1, (long)buf, strlen(buf), 0, 0, 0);
 	fp.len = (unsigned short)prog.len;
 	fp.filter = prog.insn;
 	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,

@@ -26,7 +26,7 @@
 #include <fcntl.h>
 #include <string.h>
 
-#include "gate.h"
+#include "sys.h"
 #include "tame_int.h"
 
 /* The kernel names its SQPOLL thread "iou-sqp-PID" in our thread group. */
@@ -51,12 +51,12 @@ is_sqpoll(int task, const char *name)
 		return 0;
 	strcpy(path, name);
 	strcat(path, "/comm");
-	fd = tame__gate(SYS_openat, task, (long)path, O_RDONLY | O_CLOEXEC, 0,
+	fd = tame__sys(SYS_openat, task, (long)path, O_RDONLY | O_CLOEXEC, 0,
 	    0, 0);
 	if (fd < 0)
 		return 0;		/* gone since */
-	n = tame__gate(SYS_read, fd, (long)comm, sizeof(comm) - 1, 0, 0, 0);
-	tame__gate(SYS_close, fd, 0, 0, 0, 0, 0);
+	n = tame__sys(SYS_read, fd, (long)comm, sizeof(comm) - 1, 0, 0, 0);
+	tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
 	return n >= (long)strlen(SQPOLL_COMM) &&
 	    memcmp(comm, SQPOLL_COMM, strlen(SQPOLL_COMM)) == 0;
 }
@@ -70,11 +70,11 @@ has_sqpoll_thread(void)
 	long task, n, off;
 	int found = 0;
 
-	task = tame__gate(SYS_openat, AT_FDCWD, (long)"/proc/self/task",
+	task = tame__sys(SYS_openat, AT_FDCWD, (long)"/proc/self/task",
 	    O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0, 0, 0);
 	if (task < 0)
 		return 0;		/* no /proc: nothing to look at */
-	while (!found && (n = tame__gate(SYS_getdents64, task, (long)buf,
+	while (!found && (n = tame__sys(SYS_getdents64, task, (long)buf,
 	    sizeof(buf), 0, 0, 0)) > 0) {
 		for (off = 0; off < n && !found; off += d->d_reclen) {
 			d = (struct linux_dirent64 *)(void *)(buf + off);
@@ -82,7 +82,7 @@ has_sqpoll_thread(void)
 				found = is_sqpoll((int)task, d->d_name);
 		}
 	}
-	tame__gate(SYS_close, task, 0, 0, 0, 0, 0);
+	tame__sys(SYS_close, task, 0, 0, 0, 0, 0);
 	return found;
 }
 
@@ -96,9 +96,9 @@ tame__acquired_check(int single_threaded)
 		errno = EBUSY;
 		return -1;
 	}
-	p = tame__gate(SYS_personality, 0xffffffff, 0, 0, 0, 0, 0);
+	p = tame__sys(SYS_personality, 0xffffffff, 0, 0, 0, 0, 0);
 	if (p >= 0 && (p & READ_IMPLIES_EXEC))
-		tame__gate(SYS_personality, p & ~READ_IMPLIES_EXEC, 0, 0, 0,
+		tame__sys(SYS_personality, p & ~READ_IMPLIES_EXEC, 0, 0, 0,
 		    0, 0);
 	return 0;
 }

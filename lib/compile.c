@@ -25,6 +25,7 @@
  */
 #include <sys/types.h>
 #include <asm/unistd.h>		/* the kernel's numbers, as policy.c */
+#include <linux/sched.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -49,12 +50,11 @@
 #error "libtame knows x86-64 and aarch64"
 #endif
 
-#define MAXNR		512		/* above every native syscall */
+#define MAXNR		(TAME_ASK_NR + 2)	/* the table's numbers */
 #define MAXRULES	512		/* rows in the table */
 
 #define OFF_NR		offsetof(struct seccomp_data, nr)
 #define OFF_ARCH	offsetof(struct seccomp_data, arch)
-#define OFF_IP		offsetof(struct seccomp_data, instruction_pointer)
 #define OFF_ARG(i)	(offsetof(struct seccomp_data, args) + 8 * (i))
 
 /*
@@ -70,6 +70,19 @@ struct leaf {
 struct pool_row {
 	uint32_t	 ret;
 	uint16_t	 row;		/* into tame_rules */
+	uint16_t	 row2;		/* and, in an exec split's pair, the
+					   other set's row (NO_ROW: none) */
+};
+
+#define NO_ROW		0xffff
+
+/*
+ * The compares a pool entry makes, in order: its row's, then its pair's
+ * (an exec split: exec.c below).  All must hold for its answer.
+ */
+struct conds {
+	const struct tame_cond	*c[2 * TAME_MAXCOND];
+	int			 n;
 };
 
 /* A run of syscall numbers with one answer. */
@@ -102,8 +115,9 @@ struct region {
  * the rows sorted by number, the pool, the ranges, the regions.  Together
  * they usually fit in one page.
  */
+#define SPLIT_POOL	(MAXRULES * 12)	/* an exec split's pairs */
 #define ARENA		(MAXRULES * 2 + \
-			 (MAXRULES * 2) * sizeof(struct pool_row) + \
+			 SPLIT_POOL * sizeof(struct pool_row) + \
 			 (MAXNR + 2) * sizeof(struct range) + \
 			 (MAXNR + 3) * sizeof(struct region) + 64)
 
@@ -133,8 +147,8 @@ static tame_atoms named_by_rows[MAXNR];
 
 struct emitter {
 	struct tame_prog *p;
-	uint64_t	 gate;
 	int		 pid;		/* what TC_SELF compares with */
+	tame_atoms	 held;		/* what TC_WITHIN compares with */
 	int		 overflow;
 };
 
@@ -203,10 +217,6 @@ tame_rule_ret(const struct tame_rule *r, tame_atoms held, int landlock_ok)
 		if (landlock_ok != 1)
 			return SECCOMP_RET_ERRNO | EACCES;
 		return SECCOMP_RET_ALLOW;
-	case TA_NOLANDLOCK:
-		if (landlock_ok != 0)
-			return SECCOMP_RET_ERRNO | EACCES;
-		return SECCOMP_RET_ALLOW;
 	case TA_DENY:
 		return tame_violation_ret(held);
 	default:
@@ -263,16 +273,35 @@ row_asks(const struct tame_rule *r, int ids)
 	return 0;
 }
 
+static void
+entry_conds(const struct pool_row *e, struct conds *out)
+{
+	const struct tame_rule *r;
+	int k, which;
+
+	out->n = 0;
+	for (which = 0; which < 2; which++) {
+		if ((which ? e->row2 : e->row) == NO_ROW)
+			continue;
+		r = &tame_rules[which ? e->row2 : e->row];
+		for (k = 0; k < TAME_MAXCOND && r->cond[k].op != TC_END; k++)
+			out->c[out->n++] = &r->cond[k];
+	}
+}
+
 /* Does any row of the leaf ask for the process's values? */
 static int
 leaf_asks_self(const struct leaf *l)
 {
-	const struct tame_rule *r;
+	const struct pool_row *e;
 	int i;
 
 	for (i = 0; i < l->nrows; i++) {
-		r = &tame_rules[w->pool[l->first + i].row];
-		if (row_asks(r, 0) || row_asks(r, 1))
+		e = &w->pool[l->first + i];
+		if (row_asks(&tame_rules[e->row], 0) ||
+		    row_asks(&tame_rules[e->row], 1) || (e->row2 != NO_ROW &&
+		    (row_asks(&tame_rules[e->row2], 0) ||
+		    row_asks(&tame_rules[e->row2], 1))))
 			return 1;
 	}
 	return 0;
@@ -291,59 +320,27 @@ same_process(const struct tame_target *a, const struct tame_target *b)
 	    sizeof(a->ids->gid[0])) == 0;
 }
 
-/*
- * The applicable rows of one call (by_nr[lo, hi)) up to the first that
- * needs no argument test, which becomes the fallback; appended to the
- * pool.  Trailing rows whose answer equals the fallback change nothing
- * and go.
- */
-/*
- * A trap's answer where no handler will take it: an image exec'd under
- * execpromises, whose SIGSYS is the kernel's default.  What the trap
- * guards is moot there (SIGSYS in signal masks, the message checks'
- * first AF_UNIX socket), or falls back (statx), or cannot be checked
- * and is refused with EACCES, as paths are where nothing can confine
- * them.  (mremap there is the table's: its TAME__LOADER row.)
- */
-static uint32_t
-no_handler_ret(const struct tame_rule *r)
-{
-	switch (r->nr) {
-	case __NR_rt_sigaction:
-	case __NR_rt_sigprocmask:
-	case __NR_socket:
-	case __NR_socketpair:
-		return SECCOMP_RET_ALLOW;
-	case __NR_statx:
-		return SECCOMP_RET_ERRNO | ENOSYS;
-	}
-	/*
-	 * The rest cannot be checked: a path (also fstat's, which cannot be
-	 * told from a lookup beside a descriptor without rpath), a
-	 * message's descriptors, an attribute's name.
-	 */
-	return SECCOMP_RET_ERRNO | EACCES;
-}
-
-/* A violation's answer for t; pledge's error without a handler: ENOSYS. */
+/* A violation's answer for t. */
 static uint32_t
 violation_ret(const struct tame_target *t)
 {
-	if (t->no_handler && (t->held & TAME__ERROR))
-		return SECCOMP_RET_ERRNO | ENOSYS;
 	return tame_violation_ret(t->held);
 }
 
 static uint32_t
 row_ret(const struct tame_rule *r, const struct tame_target *t)
 {
-	if (t->no_handler && r->action == TA_EMULATE)
-		return no_handler_ret(r);
 	if (r->action == TA_DENY)
 		return violation_ret(t);
 	return tame_rule_ret(r, t->held, t->landlock_ok);
 }
 
+/*
+ * The applicable rows of one call (by_nr[lo, hi)) up to the first that
+ * needs no argument test, which becomes the fallback; appended to the
+ * pool.  Trailing rows whose answer equals the fallback change nothing
+ * and go.
+ */
 static void
 leaf_build(struct leaf *l, int lo, int hi, const struct tame_target *t)
 {
@@ -369,6 +366,7 @@ leaf_build(struct leaf *l, int lo, int hi, const struct tame_target *t)
 		if (j < w->npool)
 			continue;	/* an earlier row takes all its calls */
 		w->pool[w->npool].row = w->by_nr[i];
+		w->pool[w->npool].row2 = NO_ROW;
 		w->pool[w->npool++].ret = row_ret(r, t);
 		l->nrows++;
 	}
@@ -377,6 +375,254 @@ leaf_build(struct leaf *l, int lo, int hi, const struct tame_target *t)
 		l->nrows--;
 		w->npool--;
 	}
+}
+
+/*
+ * An exec split (tame_target.split): one leaf for two sets of atoms, the
+ * process's (held) and its exec'd images' (exec_held).  For a call, each
+ * set's answer is its first applicable row that matches, else its
+ * fallback; the leaf's rows are the pairs (row of held, row of
+ * exec_held), each set's rows in table order and its fallback as a last
+ * row matching anything, in that order of pairs: the first pair whose
+ * compares all hold is the pair of first matches.  Pairs whose compares
+ * cannot hold together (an open flag both ways) are left out.
+ */
+#define SPLIT_ROWS	64		/* one call's rows under one set */
+
+/* Could no call match both rows (one argument, disjoint values)? */
+static int
+exclusive(const struct tame_rule *a, const struct tame_rule *b)
+{
+	const struct tame_cond *x, *y;
+	int i, j, k, l, hit;
+
+	for (i = 0; i < TAME_MAXCOND && a->cond[i].op != TC_END; i++)
+		for (j = 0; j < TAME_MAXCOND && b->cond[j].op != TC_END; j++) {
+			x = &a->cond[i];
+			y = &b->cond[j];
+			if (x->arg != y->arg)
+				continue;
+			if ((x->op == TC_NULL && y->op == TC_NOTNULL) ||
+			    (x->op == TC_NOTNULL && y->op == TC_NULL))
+				return 1;
+			if (x->op != TC_IN || y->op != TC_IN ||
+			    x->mask != y->mask)
+				continue;
+			for (hit = 0, k = 0; k < x->nval && !hit; k++)
+				for (l = 0; l < y->nval && !hit; l++)
+					hit = x->val[k] == y->val[l];
+			if (!hit)
+				return 1;
+		}
+	return 0;
+}
+
+/* One set's rows of a call, as leaf_build() takes them. */
+static int
+split_rows(int lo, int hi, const struct tame_target *t, tame_atoms held,
+    uint16_t *rows, uint32_t *rets, uint32_t *fallback)
+{
+	struct tame_target one = *t;
+	const struct tame_rule *r;
+	int i, n = 0;
+
+	one.held = held;
+	*fallback = violation_ret(&one);
+	for (i = lo; i < hi; i++) {
+		r = &tame_rules[w->by_nr[i]];
+		if (!tame_rule_applies(r, held) ||
+		    (t->pid <= 0 && row_asks(r, 0)) ||
+		    (t->ids == NULL && row_asks(r, 1)))
+			continue;
+		if (r->cond[0].op == TC_END) {
+			*fallback = row_ret(r, &one);
+			break;
+		}
+		if (n == SPLIT_ROWS)
+			return -1;
+		rows[n] = w->by_nr[i];
+		rets[n++] = row_ret(r, &one);
+	}
+	return n;
+}
+
+/*
+ * What an image does with an answer when no handler of libtame's may be
+ * there to take a trap: signal masks are set as asked (SIGSYS blocked
+ * there only ends a violation without its line); every other trap, and
+ * a violation, the supervisor takes, for either kind of image (first
+ * filter); a later filter keeps them for the process's handler.
+ */
+static uint32_t
+split_map(uint32_t ret, int nr, int split)
+{
+	if (ret == (SECCOMP_RET_TRAP | TAME_TRAP_EMULATE)) {
+		if (nr == __NR_rt_sigprocmask || nr == __NR_rt_sigaction)
+			return SECCOMP_RET_ALLOW;
+		return split == TAME_SPLIT_FIRST ? SECCOMP_RET_USER_NOTIF : ret;
+	}
+	if (ret == (SECCOMP_RET_TRAP | TAME_TRAP_REPORT) &&
+	    split == TAME_SPLIT_FIRST)
+		return SECCOMP_RET_USER_NOTIF;
+	return ret;
+}
+
+/* The narrower of two answers: the kernel's order of precedence. */
+static uint32_t
+narrower(uint32_t a, uint32_t b)
+{
+	return (int32_t)(b & SECCOMP_RET_ACTION_FULL) <
+	    (int32_t)(a & SECCOMP_RET_ACTION_FULL) ? b : a;
+}
+
+/*
+ * Calls the supervisor must see whatever the sets say, where they allow
+ * them: every exec (the image after it is judged by execpromises), and
+ * every new process (it inherits the image it was forked from); not a
+ * thread (the same process).  And its own number.
+ */
+static int
+always_supervised(int nr, const struct tame_rule *a)
+{
+	switch (nr) {
+	case __NR_execve:
+	case __NR_execveat:
+#ifdef __NR_fork
+	case __NR_fork:
+	case __NR_vfork:
+#endif
+	case TAME_ASK_NR:
+		return 1;
+	case __NR_clone:
+		/* pthread_create's row: a thread, not a process */
+		return a == NULL || a->cond[0].op != TC_IN ||
+		    a->cond[0].arg != 0 || !(a->cond[0].val[0] & CLONE_THREAD);
+	}
+	return 0;
+}
+
+/* Is every call of a number the supervisor's under the first split? */
+static int split_fully_routed(int nr, int lo, int hi,
+	    const struct tame_target *t);
+
+/*
+ * The answer for a pair: the two sets' answers, row a of held (NULL: its
+ * fallback), for a call of nr.
+ */
+static uint32_t
+split_merge(const struct tame_target *t, int nr, const struct tame_rule *a,
+    uint32_t ra, uint32_t re, int routed)
+{
+	uint32_t ma = split_map(ra, nr, t->split);
+	uint32_t me = split_map(re, nr, t->split);
+
+	if (t->split == TAME_SPLIT_FIRST) {
+		if (ma != me)
+			return SECCOMP_RET_USER_NOTIF;
+		if (ma == SECCOMP_RET_ALLOW && always_supervised(nr, a))
+			return SECCOMP_RET_USER_NOTIF;
+		return ma;
+	}
+	/* later: what the first filter sends the supervisor, it judges */
+	if (routed)
+		return ma == me && ma != (SECCOMP_RET_TRAP |
+		    TAME_TRAP_EMULATE) && ma != (SECCOMP_RET_TRAP |
+		    TAME_TRAP_REPORT) ? ma : SECCOMP_RET_ALLOW;
+	return narrower(ma, me);
+}
+
+/* Is row among the first n of rows? */
+static int
+seen_before(const uint16_t *rows, int n, uint16_t row)
+{
+	int k;
+
+	for (k = 0; k < n; k++)
+		if (rows[k] == row)
+			return 1;
+	return 0;
+}
+
+static void
+split_leaf_build(struct leaf *l, int nr, int lo, int hi,
+    const struct tame_target *t)
+{
+	uint16_t arow[SPLIT_ROWS], erow[SPLIT_ROWS];
+	uint32_t aret[SPLIT_ROWS], eret[SPLIT_ROWS], afb, efb, ra, re, ret;
+	const struct tame_rule *a, *e;
+	struct pool_row *p;
+	int m, n, i, j, routed = 0;
+
+	l->first = (uint16_t)w->npool;
+	l->nrows = 0;
+	l->fallback = SECCOMP_RET_KILL_PROCESS;
+	m = split_rows(lo, hi, t, t->held, arow, aret, &afb);
+	if (t->exec_held == TAME_UNRESTRICTED) {
+		n = 0;			/* not pledged: nothing refused */
+		efb = SECCOMP_RET_ALLOW;
+	} else
+		n = split_rows(lo, hi, t, t->exec_held, erow, eret, &efb);
+	if (m < 0 || n < 0) {
+		w->npool = SPLIT_POOL + 1;	/* too many: E2BIG */
+		return;
+	}
+	if (t->split == TAME_SPLIT_LATER)
+		routed = split_fully_routed(nr, lo, hi, t);
+	for (i = 0; i <= m; i++)
+		for (j = 0; j <= n; j++) {
+			a = i < m ? &tame_rules[arow[i]] : NULL;
+			e = j < n ? &tame_rules[erow[j]] : NULL;
+			if (a != NULL && e != NULL && exclusive(a, e))
+				continue;
+			/*
+			 * A row both sets test, met by one of them earlier,
+			 * could not have been passed over by the other:
+			 * the pair is empty.  Equal lists keep their
+			 * diagonal only.
+			 */
+			if ((e != NULL && seen_before(arow, i, erow[j])) ||
+			    (a != NULL && seen_before(erow, j, arow[i])))
+				continue;
+			ra = i < m ? aret[i] : afb;
+			re = j < n ? eret[j] : efb;
+			ret = split_merge(t, nr, a, ra, re, routed);
+			if (a == NULL && e == NULL) {
+				l->fallback = ret;
+				goto done;
+			}
+			if (w->npool >= SPLIT_POOL) {
+				w->npool = SPLIT_POOL + 1;
+				return;
+			}
+			p = &w->pool[w->npool++];
+			p->row = a != NULL ? arow[i] : erow[j];
+			p->row2 = a != NULL && e != NULL && a != e ? erow[j] :
+			    NO_ROW;
+			p->ret = ret;
+			l->nrows++;
+		}
+done:
+	while (l->nrows > 0 &&
+	    w->pool[l->first + l->nrows - 1].ret == l->fallback) {
+		l->nrows--;
+		w->npool--;
+	}
+}
+
+static int
+split_fully_routed(int nr, int lo, int hi, const struct tame_target *t)
+{
+	struct tame_target first = *t;
+	struct leaf l;
+	int mark = w->npool, routed;
+
+	first.split = TAME_SPLIT_FIRST;
+	first.held = t->split_held;
+	first.exec_held = t->split_exec;
+	split_leaf_build(&l, nr, lo, hi, &first);
+	routed = l.nrows == 0 && l.fallback == SECCOMP_RET_USER_NOTIF;
+	w->npool = mark;
+	return routed;
 }
 
 static int
@@ -388,6 +634,7 @@ leaf_equal(const struct leaf *a, const struct leaf *b)
 		return 0;
 	for (i = 0; i < a->nrows; i++)
 		if (w->pool[a->first + i].row != w->pool[b->first + i].row ||
+		    w->pool[a->first + i].row2 != w->pool[b->first + i].row2 ||
 		    w->pool[a->first + i].ret != w->pool[b->first + i].ret)
 			return 0;
 	return 1;
@@ -499,8 +746,9 @@ cond_len(const struct tame_cond *c, int loaded)
 	switch (c->op) {
 	case TC_NULL:
 	case TC_NOTNULL:
-	case TC_GATE:
 		return 4;		/* two halves, load and compare each */
+	case TC_WITHIN:
+		return 2;		/* load, and a JSET of what is not held */
 	case TC_SELF:
 		return 2;		/* the low half only, as the kernel */
 	case TC_OWNUID:			/* load, then -1 and each id */
@@ -520,42 +768,46 @@ cond_len(const struct tame_cond *c, int loaded)
  * mask: every way into r is that compare failing.
  */
 static int
-reuses_load(const struct tame_rule *before, const struct tame_rule *r)
+reuses_load(const struct conds *before, const struct conds *r)
 {
-	const struct tame_cond *a, *b = &r->cond[0];
+	const struct tame_cond *a, *b = r->c[0];
 
-	if (before == NULL || before->cond[1].op != TC_END)
+	if (before == NULL || before->n != 1)
 		return 0;
-	a = &before->cond[0];
+	a = before->c[0];
 	return a->op == TC_IN && b->op == TC_IN && a->arg == b->arg &&
 	    a->mask == b->mask;
 }
 
 /* Instructions of a row: its compares; its RET is the chunk's. */
 static int
-row_len(const struct tame_rule *before, const struct tame_rule *r)
+row_len(const struct conds *before, const struct conds *r)
 {
 	int k, len = 0;
 
-	for (k = 0; k < TAME_MAXCOND && r->cond[k].op; k++)
-		len += cond_len(&r->cond[k], k == 0 && reuses_load(before, r));
+	for (k = 0; k < r->n; k++)
+		len += cond_len(r->c[k], k == 0 && reuses_load(before, r));
 	return len;
 }
 
-/* The rule of a leaf's row i, or NULL before its first. */
-static const struct tame_rule *
-leaf_row(const struct leaf *l, int i)
+/* The compares of a leaf's row i (i >= 0). */
+static void
+leaf_conds(const struct leaf *l, int i, struct conds *out)
 {
-	return i < 0 ? NULL : &tame_rules[w->pool[l->first + i].row];
+	entry_conds(&w->pool[l->first + i], out);
 }
 
 static int
 leaf_len(const struct leaf *l)
 {
+	struct conds a, b;
 	int i, len = 0;
 
-	for (i = 0; i < l->nrows; i++)
-		len += row_len(leaf_row(l, i - 1), leaf_row(l, i));
+	for (i = 0; i < l->nrows; i++) {
+		leaf_conds(l, i, i % 2 ? &b : &a);
+		len += row_len(i == 0 ? NULL : i % 2 ? &a : &b,
+		    i % 2 ? &b : &a);
+	}
 	return len;
 }
 
@@ -616,26 +868,27 @@ emit_cond(struct emitter *e, const struct tame_cond *c, int loaded, int ok,
 {
 	struct tame_prog *p = e->p;
 	struct run r[TAME_MAXVAL];
-	uint32_t lo, hi, off;
+	uint32_t off;
 	int j, n, at, next;
 
 	switch (c->op) {
 	case TC_NULL:
-	case TC_GATE:
-		off = c->op == TC_NULL ? OFF_ARG(c->arg) : OFF_IP;
-		lo = c->op == TC_NULL ? 0 : (uint32_t)e->gate;
-		hi = c->op == TC_NULL ? 0 : (uint32_t)(e->gate >> 32);
+		off = OFF_ARG(c->arg);
 		emit_load(e, off);
 		at = p->len;
-		if (c->op == TC_GATE)
-			reloc(e, TAME_RELOC_GATE_LO);
-		emit(e, BPF_JMP | BPF_JEQ | BPF_K, lo, 0, offset(e, at, fail));
+		emit(e, BPF_JMP | BPF_JEQ | BPF_K, 0, 0, offset(e, at, fail));
 		emit_load(e, off + 4);
 		at = p->len;
-		if (c->op == TC_GATE)
-			reloc(e, TAME_RELOC_GATE_HI);
-		emit(e, BPF_JMP | BPF_JEQ | BPF_K, hi, offset(e, at, ok),
+		emit(e, BPF_JMP | BPF_JEQ | BPF_K, 0, offset(e, at, ok),
 		    offset(e, at, fail));
+		return;
+	case TC_WITHIN:
+		/* a claimed atom the target lacks fails the compare */
+		emit_load(e, OFF_ARG(c->arg));
+		at = p->len;
+		emit(e, BPF_JMP | BPF_JSET | BPF_K, ~(uint32_t)(e->held >>
+		    (c->val[0] ? 32 : 0)), offset(e, at, fail),
+		    offset(e, at, ok));
 		return;
 	case TC_SELF:
 		emit_load(e, OFF_ARG(c->arg));
@@ -702,23 +955,23 @@ emit_cond(struct emitter *e, const struct tame_cond *c, int loaded, int ok,
 static void
 emit_leaf(struct emitter *e, const struct chunk *c, const struct leaf *l)
 {
-	const struct tame_rule *r, *before;
+	struct conds rows[2], *r, *before;
 	int i, k, start, next, ok, loaded;
 
 	for (i = 0; i < l->nrows && !e->overflow; i++) {
-		before = leaf_row(l, i - 1);
-		r = leaf_row(l, i);
+		before = i == 0 ? NULL : &rows[(i - 1) % 2];
+		r = &rows[i % 2];
+		leaf_conds(l, i, r);
 		start = e->p->len;
 		next = i == l->nrows - 1 ? ret_at(e, c, l->fallback) :
 		    start + row_len(before, r);
-		for (k = 0; k < TAME_MAXCOND && r->cond[k].op; k++) {
+		for (k = 0; k < r->n; k++) {
 			loaded = k == 0 && reuses_load(before, r);
-			if (k + 1 == TAME_MAXCOND ||
-			    r->cond[k + 1].op == TC_END)
+			if (k + 1 == r->n)
 				ok = ret_at(e, c, w->pool[l->first + i].ret);
 			else
-				ok = e->p->len + cond_len(&r->cond[k], loaded);
-			emit_cond(e, &r->cond[k], loaded, ok, next);
+				ok = e->p->len + cond_len(r->c[k], loaded);
+			emit_cond(e, r->c[k], loaded, ok, next);
 		}
 	}
 }
@@ -878,6 +1131,7 @@ static int
 leaf_same_code(const struct leaf *a, const struct leaf *b)
 {
 	const struct tame_cond *x, *y;
+	struct conds ca, cb;
 	int i, k;
 
 	if (a->fallback != b->fallback || a->nrows != b->nrows)
@@ -885,15 +1139,17 @@ leaf_same_code(const struct leaf *a, const struct leaf *b)
 	for (i = 0; i < a->nrows; i++) {
 		if (w->pool[a->first + i].ret != w->pool[b->first + i].ret)
 			return 0;
-		for (k = 0; k < TAME_MAXCOND; k++) {
-			x = &leaf_row(a, i)->cond[k];
-			y = &leaf_row(b, i)->cond[k];
+		leaf_conds(a, i, &ca);
+		leaf_conds(b, i, &cb);
+		if (ca.n != cb.n)
+			return 0;
+		for (k = 0; k < ca.n; k++) {
+			x = ca.c[k];
+			y = cb.c[k];
 			if (x->op != y->op || x->arg != y->arg ||
 			    x->mask != y->mask || x->nval != y->nval ||
 			    memcmp(x->val, y->val, x->nval * sizeof(x->val[0])))
 				return 0;
-			if (x->op == TC_END)
-				break;
 		}
 	}
 	return 1;
@@ -1155,13 +1411,90 @@ add_number(int nr, const struct leaf *l)
 	return 0;
 }
 
+/* A call's leaf for t, split or not. */
+static void
+any_leaf_build(struct leaf *l, int nr, int lo, int hi,
+    const struct tame_target *t)
+{
+	if (t->split != TAME_SPLIT_NONE)
+		split_leaf_build(l, nr, lo, hi, t);
+	else
+		leaf_build(l, lo, hi, t);
+}
+
+/*
+ * Does call nr's answer hang on the held atoms themselves, beyond which
+ * rows apply?  The supervisor's (TC_WITHIN compares a claim with them):
+ * a delta must check it against its own held set, never leave it to an
+ * older filter's wider one.
+ */
+static int
+held_dependent(int nr)
+{
+	int i, k;
+
+	for (i = rows_at[nr]; i < rows_at[nr + 1]; i++)
+		for (k = 0; k < TAME_MAXCOND; k++)
+			if (tame_rules[w->by_nr[i]].cond[k].op == TC_WITHIN)
+				return 1;
+	return 0;
+}
+
+/*
+ * The leaf of call nr for next, as a delta over prev where prev is not
+ * NULL: a call both answer alike is allowed at once (the older filter
+ * answers it).  Adds it to the ranges; -1 when the arena is full.
+ */
+static int
+number_leaf(int nr, const struct tame_target *next,
+    const struct tame_target *prev, int same_context, struct tame_prog *out)
+{
+	struct leaf l, old;
+	int lo = rows_at[nr], hi = rows_at[nr + 1], mark;
+	int dependent = prev != NULL && prev->held != next->held &&
+	    held_dependent(nr);
+
+	if (same_context && !dependent && !rows_differ(nr, lo, hi,
+	    next->held, prev->held)) {
+		/* the older filter already answers this call */
+		l.first = (uint16_t)w->npool;
+		l.nrows = 0;
+		l.fallback = SECCOMP_RET_ALLOW;
+		return add_number(nr, &l);
+	}
+	any_leaf_build(&l, nr, lo, hi, next);
+	if (prev != NULL) {
+		mark = w->npool;
+		any_leaf_build(&old, nr, lo, hi, prev);
+		w->npool = mark;
+		/*
+		 * Alike only for the same process: the older filter may be
+		 * a parent's, made for its pid.
+		 */
+		if (!dependent && leaf_equal(&l, &old) && (same_process(prev,
+		    next) || !leaf_asks_self(&l))) {
+			/* the older filter already answers this call */
+			w->npool = l.first;
+			l.nrows = 0;
+			l.fallback = SECCOMP_RET_ALLOW;
+		} else
+			out->changed++;
+	}
+	if (w->npool > SPLIT_POOL)
+		return -1;		/* an exec split too large */
+	return add_number(nr, &l);
+}
+
 int
 tame_compile(const struct tame_target *next, const struct tame_target *prev,
-    uint64_t gate, struct tame_prog *out)
+    struct tame_prog *out)
 {
-	struct emitter e = { out, gate, next->pid, 0 };
-	struct leaf l, old;
-	int nr, lo, hi, mark;
+	/* a split's claims may name either set's atoms (supervisor.h) */
+	struct emitter e = { out, next->pid, next->held |
+	    (next->split != TAME_SPLIT_NONE ? next->exec_held &
+	    ~TAME__INTERNAL : 0), 0 };
+	struct leaf l;
+	int nr;
 	/* numbers at and above this one share the last range before x32 */
 	int limit = tame_syscall_max() + 2;
 	/*
@@ -1172,7 +1505,7 @@ tame_compile(const struct tame_target *next, const struct tame_target *prev,
 	    prev->pid > 0 && prev->landlock_ok == next->landlock_ok &&
 	    tame_violation_ret(prev->held) == tame_violation_ret(next->held);
 
-	if (limit >= MAXNR || tame_nrules > MAXRULES) {
+	if (limit >= TAME_ASK_NR || tame_nrules > MAXRULES) {
 		errno = E2BIG;		/* raise MAXNR or MAXRULES */
 		return -1;
 	}
@@ -1185,40 +1518,21 @@ tame_compile(const struct tame_target *next, const struct tame_target *prev,
 	out->changed = prev == NULL;
 	index_rows();
 	w->pool = carve(w->by_nr + w->nby_nr, 0);
-	w->rg = carve(w->pool + w->pool_max, 0);
-	for (nr = 0; nr < limit; nr++) {
-		lo = rows_at[nr];
-		hi = rows_at[nr + 1];
-		if (same_context && !rows_differ(nr, lo, hi, next->held,
-		    prev->held)) {
-			/* the older filter already answers this call */
-			l.first = (uint16_t)w->npool;
-			l.nrows = 0;
-			l.fallback = SECCOMP_RET_ALLOW;
-			if (add_number(nr, &l) == -1)
-				goto toobig;
-			continue;
-		}
-		leaf_build(&l, lo, hi, next);
-		if (prev != NULL) {
-			mark = w->npool;
-			leaf_build(&old, lo, hi, prev);
-			w->npool = mark;
-			/*
-			 * Alike only for the same process: the older
-			 * filter may be a parent's, made for its pid.
-			 */
-			if (leaf_equal(&l, &old) && (same_process(prev,
-			    next) || !leaf_asks_self(&l))) {
-				/* the older filter already answers this call */
-				w->npool = l.first;
-				l.nrows = 0;
-				l.fallback = SECCOMP_RET_ALLOW;
-			} else
-				out->changed++;
-		}
-		if (add_number(nr, &l) == -1)
+	w->rg = carve(w->pool + (next->split != TAME_SPLIT_NONE ||
+	    (prev != NULL && prev->split != TAME_SPLIT_NONE) ? SPLIT_POOL :
+	    w->pool_max), 0);
+	for (nr = 0; nr < limit; nr++)
+		if (number_leaf(nr, next, prev, same_context, out) == -1)
 			goto toobig;
+	/*
+	 * The supervisor's number, and the refused ones after it, as ranges
+	 * of no width the kernel walks: its cache covers the real calls.
+	 */
+	for (nr = TAME_ASK_NR; nr <= TAME_ASK_NR + 1; nr++) {
+		if (number_leaf(nr, next, prev, same_context, out) == -1)
+			goto toobig;
+		if (w->rg[w->nrg - 1].lo >= TAME_ASK_NR)
+			w->rg[w->nrg - 1].width = 0;
 	}
 #ifdef X32_SYSCALL_BIT
 	/*
@@ -1250,20 +1564,11 @@ toobig:
 }
 
 void
-tame_prog_relocate(struct tame_prog *p, uint64_t gate, int pid)
+tame_prog_relocate(struct tame_prog *p, int pid)
 {
 	int i;
 
 	for (i = 0; i < p->nreloc; i++)
-		switch (p->reloc[i].kind) {
-		case TAME_RELOC_GATE_LO:
-			p->insn[p->reloc[i].at].k = (uint32_t)gate;
-			break;
-		case TAME_RELOC_GATE_HI:
-			p->insn[p->reloc[i].at].k = (uint32_t)(gate >> 32);
-			break;
-		case TAME_RELOC_PID:
+		if (p->reloc[i].kind == TAME_RELOC_PID)
 			p->insn[p->reloc[i].at].k = (uint32_t)pid;
-			break;
-		}
 }

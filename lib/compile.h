@@ -14,14 +14,11 @@
 
 /*
  * Where a program holds the values of the process it was compiled for:
- * the address of libtame's syscall instruction (TC_GATE rows, in two
- * halves) and the pid (TC_SELF rows).  They are only the constants of
- * compares, never a jump, so a program compiled for another process (at
- * build time: tame__precompiled) becomes this one's by rewriting them.
+ * the pid (TC_SELF rows).  They are only the constants of compares,
+ * never a jump, so a program compiled for another process (at build
+ * time: tame__precompiled) becomes this one's by rewriting them.
  */
 enum tame_reloc_kind {
-	TAME_RELOC_GATE_LO,
-	TAME_RELOC_GATE_HI,
 	TAME_RELOC_PID,
 };
 
@@ -30,7 +27,7 @@ struct tame_reloc {
 	uint16_t	 kind;		/* enum tame_reloc_kind */
 };
 
-#define TAME_MAXRELOC	128		/* 2 per TC_GATE row, 1 per TC_SELF */
+#define TAME_MAXRELOC	128		/* 1 per TC_SELF row */
 
 struct tame_prog {
 	int			 len;		/* first: in the page of insn[0] */
@@ -67,27 +64,14 @@ extern const int			tame__nprecompiled;
 extern const struct sock_filter		tame__precompiled_insn[];
 extern const struct tame_reloc		tame__precompiled_reloc[];
 
-/*
- * The pledged image's code (images.c): executable ranges, each within
- * one 4 GiB window, that calls from the image pledge() was called in
- * come from.
- */
-#define TAME_MAXIMAGES	128
-
-struct tame_images {
-	int		 n;
-	struct {
-		uint64_t lo, hi;
-	}		 r[TAME_MAXIMAGES];
-};
-
 /* Everything that decides what one compiled filter does. */
 struct tame_target {
 	tame_atoms	 held;		/* expanded flags (tame_expand) */
-	int		 landlock_ok;	/* 1: Landlock rows may be allowed;
-					   0: the handler's openat2 rows
-					   instead; 2: neither (Landlock lost
-					   after a filter that relied on it) */
+	int		 landlock_ok;	/* 1: a Landlock layer judges the
+					   marked opens (TA_LANDLOCK rows);
+					   0: none does, the supervisor
+					   opens granted paths; 2: none,
+					   after a filter that relied on one */
 	int		 pid;		/* the process it is for (TC_SELF
 					   rows); 0: those rows never match */
 	const struct tame_ids *ids;	/* its ids (TC_OWNUID/TC_OWNGID
@@ -96,15 +80,34 @@ struct tame_target {
 					   sets never reach those rows, and
 					   pledge's are never precompiled */
 	/*
-	 * With pledge's exec held: calls from outside images are an
-	 * exec'd image's, allowed (exec_null) or judged by exec_held.
+	 * pledge's exec held: the process's filters go with it into every
+	 * image it execs, which execpromises judge (exec_held; every atom
+	 * for NULL).  A filter then answers a call for both kinds of image
+	 * alike where their sets agree, and sends it to the supervisor
+	 * where they do not (split TAME_SPLIT_FIRST: the supervisor's own
+	 * filter, which alone may); a later one (TAME_SPLIT_LATER) lets
+	 * such a call through to it, and where the first filter told them
+	 * apart no more, answers as the narrower of the two (compile.c).
+	 * pid is 0 then: "itself" is the caller, whom only the supervisor
+	 * knows.
 	 */
-	const struct tame_images *images;
+	int		 split;
 	tame_atoms	 exec_held;
-	int		 exec_null;
-	int		 no_handler;	/* for an image without libtame's
-					   SIGSYS handler (images.c): no
-					   trap may be answered by it */
+	tame_atoms	 split_held;	/* LATER: the first split's two sets */
+	tame_atoms	 split_exec;
+};
+
+/*
+ * exec_held of an image not pledged at all (execpromises NULL): every
+ * call allowed, also those no atom allows (personality, mount...): the
+ * kernel and its permissions alone judge them, as if no pledge() ran.
+ */
+#define TAME_UNRESTRICTED	(~(tame_atoms)0)
+
+enum {
+	TAME_SPLIT_NONE,
+	TAME_SPLIT_FIRST,
+	TAME_SPLIT_LATER,
 };
 
 /*
@@ -112,24 +115,14 @@ struct tame_target {
  * that narrows what the filter compiled for prev already decides: calls
  * both decide alike are allowed at once, since the older filter still
  * runs; out->changed counts the numbers whose answer the delta changes
- * (0: nothing to install).  gate is the address libtame's own syscalls
- * return to.  Returns 0, or -1 with errno E2BIG when the program would
- * not fit.
+ * (0: nothing to install).  Returns 0, or -1 with errno E2BIG when the
+ * program would not fit.
  */
 int	tame_compile(const struct tame_target *next,
-	    const struct tame_target *prev, uint64_t gate,
-	    struct tame_prog *out);
+	    const struct tame_target *prev, struct tame_prog *out);
 
-/*
- * tame_compile() for a target with images: the filter also judges the
- * calls of the images the process execs (images.c).
- */
-int	tame__images_compile(const struct tame_target *next,
-	    const struct tame_target *prev, uint64_t gate,
-	    struct tame_prog *out);
-
-/* Rewrite p's process values for this gate and pid. */
-void	tame_prog_relocate(struct tame_prog *p, uint64_t gate, int pid);
+/* Rewrite p's process values for this pid. */
+void	tame_prog_relocate(struct tame_prog *p, int pid);
 
 /*
  * As tame_compile(), but where the build precompiled the program for
@@ -137,8 +130,7 @@ void	tame_prog_relocate(struct tame_prog *p, uint64_t gate, int pid);
  * the same program.
  */
 int	tame_compile_fast(const struct tame_target *next,
-	    const struct tame_target *prev, uint64_t gate,
-	    struct tame_prog *out);
+	    const struct tame_target *prev, struct tame_prog *out);
 
 /* The precompiled program for next over prev (NULL: first), or NULL. */
 const struct tame_precompiled *tame_precompiled_find(

@@ -477,12 +477,7 @@ tame__string_args(int nr)
 static int
 from_libtame_only(const struct tame_rule *r)
 {
-	int k;
-
-	for (k = 0; k < TAME_MAXCOND && r->cond[k].op != TC_END; k++)
-		if (r->cond[k].op == TC_GATE)
-			return 1;
-	return 0;
+	return tame_rule_marked(r);
 }
 
 /*

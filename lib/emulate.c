@@ -1,23 +1,32 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * emulate.c: the trapped calls the SIGSYS handler may make itself.
+ * emulate.c: the trapped calls the SIGSYS handler answers itself.
  *
  * The filter traps a call (TA_EMULATE) when its registers cannot tell
  * whether it is allowed: a path, a signal's target, an attribute name, a
  * message's ancillary data.  Here the handler reads what the filter
- * could not, once, into its own memory; decides (verdict.c:
- * tame__trap_allows); and makes the call from libtame's own syscall
- * instruction, with that copy, so that what was checked is what runs.
- * A call it will not make goes back to the table's later rows (a soft
- * denial) or is a violation.
+ * could not, once, into its own memory, and decides (verdict.c:
+ * tame__trap_allows).  What it then does is only what any code of the
+ * process could do: the handler has no standing the filter knows of.
  *
- * Each function returns 0 with the call's result (or -errno) in *ret, or
- * -1 when the handler refuses the call.
+ *	a granted path	opened again with the marker (policy.h), where a
+ *			Landlock layer judges it as it judges every marked
+ *			open; without a layer, or for what Landlock does not
+ *			judge (O_PATH, a symbolic link itself), the
+ *			supervisor makes it (supervisor.h), or it fails with
+ *			EACCES where there is none
+ *	a signal mask	set in the context the handler returns to: no call
+ *	an action	set again with SIGSYS out of its mask, marked
+ *	tkill		made as tgkill of this process
+ *	an attribute	set by the supervisor, which reads the name once
+ *
+ * A call it will not make goes back to the table's later rows (a soft
+ * denial) or is a violation.  Each function returns 0 with the call's
+ * result (or -errno) in *ret, or -1 when the handler refuses the call.
  */
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
-#include <linux/openat2.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,13 +35,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gate.h"
 #include "policy.h"
+#include "supervisor.h"
+#include "sys.h"
 #include "tame_int.h"
 
 /*
- * Copy argument i, a path, into the call's buffer.  Returns 0, or the
- * error the kernel would give (EFAULT, ENAMETOOLONG) as the result.
+ * Copy argument i, a path, into the call's buffer.  Returns 0, or -1
+ * with the error the kernel would give (EFAULT, ENAMETOOLONG) as the
+ * result.
  */
 static int
 fetch_path(struct tame_call *c, int i, long *ret)
@@ -48,94 +59,39 @@ fetch_path(struct tame_call *c, int i, long *ret)
 	return 0;
 }
 
-#ifndef SYS_openat2
-#define SYS_openat2	437
-#endif
+/* Does a Landlock layer judge the marked calls (policy.c, TA_LANDLOCK)? */
+static int
+layered(void)
+{
+	return tame__state.landlock_ok == 1;
+}
 
 /*
- * Where no Landlock layer confines the granted paths, the handler does
- * (Linux 5.6+), by how it opens them: the granted entry's own path as
- * tame() resolved it, with no symlink and no magic link on the way
- * (RESOLVE_NO_SYMLINKS), and beneath a granted directory, relative to
- * it, where nothing may lead out (RESOLVE_BENEATH: no "..", no absolute
- * symlink, no symlink that leaves it).  Without openat2 nothing granted
- * opens.  Returns the descriptor, or -errno: a way out is EACCES, as
- * Landlock answers it.
+ * The supervisor makes the trapped call c as the caller's atoms allow;
+ * without one, EACCES, as for a path nothing can confine.  Returns 0
+ * with the result in *ret, or -1 when the supervisor found a violation.
  */
 static int
-resolving(void)
+by_supervisor(struct tame_call *c, long *ret)
 {
-	return tame__state.landlock_ok == 0 && tame__openat2_ok();
-}
+	struct tame_ask q;
 
-static long
-resolved_open(tame_atoms held, const char *path, int rights, int flags, long mode)
-{
-	struct open_how how = { 0 };
-	const char *root;
-	long dfd, fd;
-	int i;
-
-	if (!resolving())
-		return -EACCES;
-	if ((i = tame__path_entry(held, path, rights)) < 0)
-		return -EACCES;
-	if ((root = tame__path_resolved(i)) == NULL)
-		return -ENOENT;		/* nothing there at tame() time */
-	path += strlen(tame_lpaths[i].path);
-	how.flags = (uint64_t)(unsigned)flags;
-	if (flags & (O_CREAT | TAME_TMPFILE_BIT))
-		how.mode = (uint64_t)mode & 07777;
-	if (*path == '\0') {
-		if (flags & O_NOFOLLOW)		/* lstat: the name itself */
-			root = tame_lpaths[i].path;
-		how.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
-		fd = tame__gate(SYS_openat2, AT_FDCWD, (long)root, (long)&how,
-		    sizeof(how), 0, 0);
-		if (fd == -ELOOP && !(flags & O_NOFOLLOW))
-			fd = -EACCES;	/* a symlink since tame() */
-		return fd;
+	memset(&q, 0, sizeof(q));
+	q.nr = c->nr;
+	memcpy(q.a, c->a, sizeof(q.a));
+	*ret = tame__ask(TAME_ASK_CALL, &q);
+	if (*ret == -ENOSYS && !tame__supervised()) {
+		*ret = -EACCES;
+		return 0;
 	}
-	how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
-	dfd = tame__gate(SYS_openat2, AT_FDCWD, (long)root, (long)&(struct
-	    open_how){ .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
-	    .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS },
-	    sizeof(how), 0, 0);
-	if (dfd < 0)
-		return dfd == -ELOOP ? -EACCES : dfd;
-	fd = tame__gate(SYS_openat2, dfd, (long)(path + 1), (long)&how,
-	    sizeof(how), 0, 0);
-	tame__gate(SYS_close, dfd, 0, 0, 0, 0, 0);
-	return fd == -EXDEV ? -EACCES : fd;
-}
-
-/* A granted path call goes through only where Landlock confines it. */
-static long
-confined(long nr, long a0, long a1, long a2, long a3)
-{
-	if (tame__state.landlock_ok != 1)
-		return -EACCES;
-	return tame__gate(nr, a0, a1, a2, a3, 0, 0);
-}
-
-/*
- * Landlock mediates opens, not stat or O_PATH, so a symlink in a granted
- * directory (/usr/lib/ssl/private -> /etc/ssl/private) would lead a
- * granted-looking stat elsewhere.  Before such a call the handler opens
- * the path for reading, as Landlock judges the file it resolves to (and
- * before any driver sees the open): the descriptor it gets, or -errno.
- * A socket cannot be opened; it is taken as found.
- */
-static long
-landlock_read_check(const char *path)
-{
-	long fd;
-
-	if (tame__state.landlock_ok != 1)
-		return -EACCES;
-	fd = tame__gate(SYS_openat, AT_FDCWD, (long)path, O_RDONLY |
-	    O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0, 0, 0);
-	return fd == -ENXIO ? -ENXIO : fd;
+	if (q.verdict == TAME_VERDICT_VIOLATION) {
+		memcpy(c->detail_buf, q.detail, sizeof(q.detail));
+		c->detail_buf[sizeof(c->detail_buf) - 1] = '\0';
+		c->detail = c->detail_buf[0] != '\0' ? c->detail_buf : NULL;
+		c->need = q.need;
+		return -1;
+	}
+	return 0;
 }
 
 /* open, openat, creat: a read of a granted file, or a change in /tmp. */
@@ -160,78 +116,11 @@ open_call(tame_atoms held, struct tame_call *c, long *ret)
 	if (!tame__trap_allows(held, c->nr, c->a, &(struct tame_seen){
 	    .path = c->path }))
 		return -1;
-	if (resolving()) {
-		*ret = resolved_open(held, c->path, tame__path_rights(c->nr,
-		    c->a, c->path), flags, mode);
-		return 0;
-	}
-	if ((flags & O_PATH) && !(flags & O_NOFOLLOW)) {
-		/* where the path leads must be readable too */
-		long fd = landlock_read_check(c->path);
-
-		if (fd < 0 && fd != -ENXIO) {
-			*ret = fd;
-			return 0;
-		}
-		if (fd >= 0)
-			tame__gate(SYS_close, fd, 0, 0, 0, 0, 0);
-	}
-	*ret = confined(SYS_openat, AT_FDCWD, (long)c->path, flags, mode);
+	if ((flags & O_PATH) || !layered())
+		return by_supervisor(c, ret);
+	*ret = tame__sys(SYS_openat, AT_FDCWD, (long)c->path, flags, mode,
+	    TAME_MARK, 0);
 	return 0;
-}
-
-/*
- * Without Landlock, a name beneath /tmp is made or removed relative to
- * its parent, opened as resolved_open() confines it: the last name only
- * is left to the call, and it is never ".", ".." or empty.
- */
-static long
-resolved_name(tame_atoms held, struct tame_call *c)
-{
-	char *path = c->buf, *last;
-	size_t n = strlen(path);
-	long dfd, r;
-	int nr = c->nr, flags = 0;
-	long mode = 0;
-
-	switch (nr) {
-	case SYS_unlinkat:
-		flags = (int)c->a[2];
-		break;
-	case SYS_mkdirat:
-		mode = (long)c->a[2];
-		break;
-#ifdef SYS_unlink
-	case SYS_unlink:
-		nr = SYS_unlinkat;
-		break;
-	case SYS_rmdir:
-		nr = SYS_unlinkat;
-		flags = AT_REMOVEDIR;
-		break;
-	case SYS_mkdir:
-		nr = SYS_mkdirat;
-		mode = (long)c->a[1];
-		break;
-#endif
-	}
-	while (n > 1 && path[n - 1] == '/')
-		path[--n] = '\0';	/* mkdir("/tmp/d/") */
-	if ((last = strrchr(path, '/')) == NULL || last == path)
-		return -EACCES;		/* "/" or a name in it */
-	*last++ = '\0';
-	if (*last == '\0' || strcmp(last, ".") == 0 || strcmp(last, "..") == 0)
-		return -EACCES;
-	dfd = resolved_open(held, path, TL_FULL, O_PATH | O_DIRECTORY |
-	    O_CLOEXEC, 0);
-	if (dfd < 0)
-		return dfd;
-	if (nr == SYS_unlinkat)
-		r = tame__gate(SYS_unlinkat, dfd, (long)last, flags, 0, 0, 0);
-	else
-		r = tame__gate(SYS_mkdirat, dfd, (long)last, mode, 0, 0, 0);
-	tame__gate(SYS_close, dfd, 0, 0, 0, 0, 0);
-	return r;
 }
 
 /* unlink, rmdir, mkdir and their *at forms: beneath /tmp only. */
@@ -245,34 +134,58 @@ name_call(tame_atoms held, struct tame_call *c, long *ret)
 	if (!tame__trap_allows(held, c->nr, c->a, &(struct tame_seen){
 	    .path = c->path }))
 		return -1;
-	if (resolving()) {
-		*ret = resolved_name(held, c);
-		return 0;
-	}
+	if (!layered())
+		return by_supervisor(c, ret);
 	switch (c->nr) {
 	case SYS_unlinkat:
-		*ret = confined(SYS_unlinkat, AT_FDCWD, (long)c->path,
-		    (long)c->a[2], 0);
+		*ret = tame__sys(SYS_unlinkat, AT_FDCWD, (long)c->path,
+		    (long)c->a[2], TAME_MARK, 0, 0);
 		return 0;
 	case SYS_mkdirat:
-		*ret = confined(SYS_mkdirat, AT_FDCWD, (long)c->path,
-		    (long)c->a[2], 0);
+		*ret = tame__sys(SYS_mkdirat, AT_FDCWD, (long)c->path,
+		    (long)c->a[2], TAME_MARK, 0, 0);
 		return 0;
 #ifdef SYS_unlink
 	case SYS_unlink:
-		*ret = confined(SYS_unlinkat, AT_FDCWD, (long)c->path, 0, 0);
+		*ret = tame__sys(SYS_unlinkat, AT_FDCWD, (long)c->path, 0,
+		    TAME_MARK, 0, 0);
 		return 0;
 	case SYS_rmdir:
-		*ret = confined(SYS_unlinkat, AT_FDCWD, (long)c->path,
-		    AT_REMOVEDIR, 0);
+		*ret = tame__sys(SYS_unlinkat, AT_FDCWD, (long)c->path,
+		    AT_REMOVEDIR, TAME_MARK, 0, 0);
 		return 0;
 	case SYS_mkdir:
-		*ret = confined(SYS_mkdirat, AT_FDCWD, (long)c->path,
-		    (long)c->a[1], 0);
+		*ret = tame__sys(SYS_mkdirat, AT_FDCWD, (long)c->path,
+		    (long)c->a[1], TAME_MARK, 0, 0);
 		return 0;
 #endif
 	}
 	return -1;
+}
+
+/*
+ * A stat of a granted path, as Landlock judges it: the handler opens it
+ * for reading, marked, which the layer allows only for a granted file
+ * wherever symbolic links lead, and stats the descriptor.  A socket
+ * cannot be opened, and lstat() asks about the name itself, which no
+ * open shows: both are the supervisor's.
+ */
+static long
+stat_granted(struct tame_call *c, int flags, uint64_t buf)
+{
+	long fd, r;
+
+	if ((flags & AT_SYMLINK_NOFOLLOW) || !layered())
+		return LONG_MIN;
+	fd = tame__sys(SYS_openat, AT_FDCWD, (long)c->path, O_RDONLY |
+	    O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0, TAME_MARK, 0);
+	if (fd == -ENXIO)
+		return LONG_MIN;
+	if (fd < 0)
+		return fd;
+	r = tame__sys(SYS_fstat, fd, (long)buf, TAME_MARK, 0, 0, 0);
+	tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
+	return r;
 }
 
 /*
@@ -294,43 +207,12 @@ stat_call(tame_atoms held, struct tame_call *c, long *ret)
 	    .path = c->path }))
 		return -1;
 	if ((flags & AT_EMPTY_PATH) && c->path[0] == '\0') {
-		*ret = tame__gate(SYS_fstat, (long)c->a[0], (long)c->a[2], 0,
-		    0, 0, 0);
+		*ret = tame__sys(SYS_fstat, (long)c->a[0], (long)c->a[2],
+		    TAME_MARK, 0, 0, 0);
 		return 0;
 	}
-	if (resolving()) {
-		/* a path-only open, confined: no driver sees it */
-		long fd = resolved_open(held, c->path, TL_READ, O_PATH |
-		    O_CLOEXEC | ((flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW :
-		    0), 0);
-
-		if (fd < 0) {
-			*ret = fd;
-			return 0;
-		}
-		*ret = tame__gate(SYS_newfstatat, fd, (long)"", (long)c->a[2],
-		    AT_EMPTY_PATH, 0, 0);
-		tame__gate(SYS_close, fd, 0, 0, 0, 0, 0);
-		return 0;
-	}
-	if (!(flags & AT_SYMLINK_NOFOLLOW)) {
-		/* the stat of what Landlock let the handler open */
-		long fd = landlock_read_check(c->path);
-
-		if (fd >= 0) {
-			*ret = tame__gate(SYS_newfstatat, fd, (long)"",
-			    (long)c->a[2], AT_EMPTY_PATH, 0, 0);
-			tame__gate(SYS_close, fd, 0, 0, 0, 0, 0);
-			return 0;
-		}
-		if (fd != -ENXIO) {
-			*ret = fd;
-			return 0;
-		}
-	}
-	/* lstat: the granted name itself, or a socket */
-	*ret = tame__gate(SYS_newfstatat, AT_FDCWD, (long)c->path,
-	    (long)c->a[2], flags, 0, 0);
+	if ((*ret = stat_granted(c, flags, c->a[2])) == LONG_MIN)
+		return by_supervisor(c, ret);
 	return 0;
 }
 
@@ -358,136 +240,76 @@ statx_call(tame_atoms held, struct tame_call *c, long *ret)
 
 /*
  * tkill: a thread of this process only.  Made as tgkill of this process,
- * which the filter allows from anywhere (TC_SELF) and the kernel refuses
- * with ESRCH for a thread of any other; no signal needs the gate.
+ * which the filter allows (TC_SELF) and the kernel refuses with ESRCH
+ * for a thread of any other.
  */
 static int
 signal_call(struct tame_call *c, long *ret)
 {
-	long pid = tame__gate(SYS_getpid, 0, 0, 0, 0, 0, 0);
+	long pid = tame__sys(SYS_getpid, 0, 0, 0, 0, 0, 0);
 
-	*ret = syscall(SYS_tgkill, pid, (long)c->a[0], (long)c->a[1]);
-	if (*ret == -1)
-		*ret = -errno;
+	*ret = tame__sys(SYS_tgkill, pid, (long)c->a[0], (long)c->a[1], 0, 0,
+	    0);
 	return 0;
 }
 
 /*
- * mremap with pledge's exec held: memory that holds none of the pledged
- * image's code may move, as under MALLOC alone (realloc's big blocks);
- * code may not, or calls made from where it went would pass for an
- * exec'd image's (images.c).  Made from the gate, which a row allows.
+ * set/remove xattr: the name decides (user.* and POSIX ACLs), and a name
+ * is memory another thread can rewrite between a look and the call: the
+ * supervisor reads it once and makes the call from its copy.  The
+ * handler's look is for the report only.
  */
-static int
-mremap_call(struct tame_call *c, long *ret)
-{
-	if (tame__images_meet(&tame__images, c->a[0], c->a[1])) {
-		c->detail = "moving the pledged image's code";
-		c->need = 0;
-		return -1;
-	}
-	*ret = tame__gate(SYS_mremap, (long)c->a[0], (long)c->a[1],
-	    (long)c->a[2], (long)c->a[3], (long)c->a[4], 0);
-	return 0;
-}
-
-/*
- * execve and execveat where pledge's execpromises were given: a set-ID
- * program fails with EACCES after the line, as on OpenBSD; another is
- * run from the gate, by the path that was looked at.  (Swapping the
- * file in between gains nothing: no_new_privs ignores set-ID bits; only
- * which error comes back could differ.)  The argument and environment
- * vectors go as they came.
- */
-static int
-exec_call(struct tame_call *c, long *ret)
-{
-	struct stat st;
-	long dirfd = AT_FDCWD, flags = 0, r;
-	int at = c->nr == SYS_execveat;
-
-	if (at) {
-		dirfd = (long)(int)c->a[0];
-		flags = (long)c->a[4] & (AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW);
-	}
-	if (fetch_path(c, at, ret) == -1)
-		return 0;
-	r = tame__gate(SYS_newfstatat, dirfd, (long)c->buf, (long)&st, flags,
-	    0, 0);
-	if (r == 0 && S_ISREG(st.st_mode) &&
-	    (st.st_mode & (S_ISUID | S_ISGID))) {
-		c->detail = "of a set-ID program under execpromises";
-		c->need = 0;
-		tame__violation(c);
-		c->detail = NULL;
-		*ret = -EACCES;
-		return 0;
-	}
-	if (at)
-		*ret = tame__gate(SYS_execveat, dirfd, (long)c->buf,
-		    (long)c->a[2], (long)c->a[3], (long)c->a[4], 0);
-	else
-		*ret = tame__gate(SYS_execve, (long)c->buf, (long)c->a[1],
-		    (long)c->a[2], 0, 0, 0);
-	return 0;
-}
-
-/* set/remove xattr, by path, link or descriptor: the name is checked. */
 static int
 xattr_call(struct tame_call *c, long *ret)
 {
 	char name[256];
-	long n, target = (long)c->a[0];
-	int by_path = c->nr != SYS_fsetxattr && c->nr != SYS_fremovexattr;
+	long n;
 
 	if ((n = tame__copy_str(name, sizeof(name), c->a[1])) < 0) {
 		*ret = n == -ENAMETOOLONG ? -ERANGE : n;
 		return 0;
 	}
-	if (by_path) {
-		if (fetch_path(c, 0, ret) == -1)
-			return 0;
-		target = (long)c->path;
-	}
 	if (!tame__trap_allows(tame__state.held, c->nr, c->a,
 	    &(struct tame_seen){ .name = name }))
 		return -1;
-	if (name[0] == '\0') {
-		*ret = -ERANGE;		/* the kernel's answer */
-		return 0;
-	}
-	*ret = tame__gate(c->nr, target, (long)name, (long)c->a[2],
-	    (long)c->a[3], (long)c->a[4], 0);
-	return 0;
+	return by_supervisor(c, ret);
 }
 
 /*
- * rt_sigprocmask that may block: the kernel sets the mask (it checks
- * how, the sizes and the pointers, and copies), from the handler's
- * mask, which is the trapped thread's plus SIGSYS; the old mask it
- * writes loses that SIGSYS again.  The new mask, less SIGSYS, is the
- * one the thread gets back when the handler returns.
+ * rt_sigprocmask that may block: the new mask, less SIGSYS, is the one
+ * the thread gets back when the handler returns (its context's mask):
+ * no call is made.  As the kernel, it reads the set before it writes
+ * the old one, and SIGKILL and SIGSTOP are never blocked.
  */
 static int
 mask_call(struct tame_call *c, long *ret)
 {
-	uint64_t now;
+	uint64_t set, old = *c->mask, now;
+	uint64_t never = ((uint64_t)1 << (SIGKILL - 1)) |
+	    ((uint64_t)1 << (SIGSTOP - 1));
 
-	*ret = tame__gate(SYS_rt_sigprocmask, (long)c->a[0], (long)c->a[1],
-	    (long)c->a[2], (long)c->a[3], 0, 0);
-	if (*ret != 0)
+	if (c->a[3] != sizeof(set)) {
+		*ret = -EINVAL;
 		return 0;
-	if (c->a[2] != 0)
-		*(volatile uint64_t *)(uintptr_t)c->a[2] &= ~TAME_SIGSYS_BIT;
-	if (tame__gate(SYS_rt_sigprocmask, SIG_BLOCK, 0, (long)&now,
-	    sizeof(now), 0, 0) == 0)
-		*c->mask = now & ~TAME_SIGSYS_BIT;
+	}
+	if ((*ret = tame__copy_in(&set, c->a[1], sizeof(set))) != 0)
+		return 0;
+	now = (int)c->a[0] == SIG_BLOCK ? old | set : set;
+	if (c->a[2] != 0) {
+		if (!tame__writable(c->a[2], sizeof(old))) {
+			*ret = -EFAULT;
+			return 0;
+		}
+		*(volatile uint64_t *)(uintptr_t)c->a[2] = old;
+	}
+	*c->mask = now & ~never & ~TAME_SIGSYS_BIT;
+	*ret = 0;
 	return 0;
 }
 
 /*
  * rt_sigaction with a new action: the same action with SIGSYS out of
- * the mask its handler runs under.
+ * the mask its handler runs under, set by a marked call.
  */
 static int
 action_call(struct tame_call *c, long *ret)
@@ -501,8 +323,8 @@ action_call(struct tame_call *c, long *ret)
 		act.mask &= ~TAME_SIGSYS_BIT;
 		newact = (long)&act;
 	}
-	*ret = tame__gate(SYS_rt_sigaction, (long)c->a[0], newact,
-	    (long)c->a[2], (long)c->a[3], 0, 0);
+	*ret = tame__sys(SYS_rt_sigaction, (long)c->a[0], newact,
+	    (long)c->a[2], (long)c->a[3], TAME_MARK, 0);
 	return 0;
 }
 
@@ -534,11 +356,6 @@ tame__emulate(tame_atoms held, struct tame_call *c, long *ret)
 		return statx_call(held, c, ret);
 	case SYS_tkill:
 		return signal_call(c, ret);
-	case SYS_mremap:
-		return mremap_call(c, ret);
-	case SYS_execve:
-	case SYS_execveat:
-		return exec_call(c, ret);
 	case SYS_setxattr:
 	case SYS_lsetxattr:
 	case SYS_fsetxattr:
@@ -550,8 +367,6 @@ tame__emulate(tame_atoms held, struct tame_call *c, long *ret)
 	case SYS_sendmmsg:
 	case SYS_recvmsg:
 	case SYS_recvmmsg:
-	case SYS_socketpair:
-	case SYS_socket:
 		return tame__cmsg_emulate(held, c, ret);
 	}
 	return -1;

@@ -30,7 +30,7 @@
 #include <linux/seccomp.h>
 
 #include "compile.h"
-#include "gate.h"
+#include "sys.h"
 #include "policy.h"
 #include "tame_int.h"
 
@@ -65,7 +65,7 @@ current_answer(tame_atoms held, const struct tame_call *c, long *ret)
 	 * under fattr, and no filter traps a chown to be emulated.
 	 */
 	int row = tame_policy_match(held, c->nr, c->a, TAME_ORIGIN((int)
-	    tame__gate(SYS_getpid, 0, 0, 0, 0, 0, 0)));
+	    tame__sys(SYS_getpid, 0, 0, 0, 0, 0, 0)));
 
 	if (row < 0 || tame_rules[row].action != TA_ERRNO)
 		return 0;
@@ -97,10 +97,10 @@ die(const struct tame_call *c)
 	};
 	struct sock_fprog prog = { sizeof(kill) / sizeof(kill[0]), kill };
 
-	tame__gate(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, (long)&prog, 0,
+	tame__sys(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, (long)&prog, 0,
 	    0, 0);
 	syscall(c->nr, c->a[0], c->a[1], c->a[2], c->a[3], c->a[4], c->a[5]);
-	tame__gate(SYS_exit_group, 128 + SIGSYS, 0, 0, 0, 0, 0);
+	tame__sys(SYS_exit_group, 128 + SIGSYS, 0, 0, 0, 0, 0);
 }
 
 static void
@@ -120,7 +120,7 @@ on_sigsys(int sig, siginfo_t *si, void *ctx)
 		 * a call no filter allows, with SIGSYS blocked here.
 		 */
 		syscall(-1);
-		tame__gate(SYS_exit_group, 128 + SIGSYS, 0, 0, 0, 0, 0);
+		tame__sys(SYS_exit_group, 128 + SIGSYS, 0, 0, 0, 0, 0);
 	}
 	c.nr = si->si_syscall;
 	c.path_arg = -1;
@@ -183,12 +183,12 @@ status_mask(const char *path, const char *field)
 	long fd, n;
 	int digits = 0;
 
-	fd = tame__gate(SYS_openat, AT_FDCWD, (long)path, O_RDONLY |
+	fd = tame__sys(SYS_openat, AT_FDCWD, (long)path, O_RDONLY |
 	    O_CLOEXEC, 0, 0, 0);
 	if (fd < 0)
 		return ~(uint64_t)0;
-	n = tame__gate(SYS_read, fd, (long)buf, sizeof(buf) - 1, 0, 0, 0);
-	tame__gate(SYS_close, fd, 0, 0, 0, 0, 0);
+	n = tame__sys(SYS_read, fd, (long)buf, sizeof(buf) - 1, 0, 0, 0);
+	tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
 	if (n <= 0)
 		return ~(uint64_t)0;
 	buf[n] = '\0';
@@ -227,15 +227,15 @@ tame__warn_blocked_sigsys(void)
 {
 	struct tame_line l = { .len = 0 };
 	char dents[4096], path[64];
-	long fd, n, self = tame__gate(SYS_gettid, 0, 0, 0, 0, 0, 0), tid;
+	long fd, n, self = tame__sys(SYS_gettid, 0, 0, 0, 0, 0, 0), tid;
 	long off, found = 0, others = 0;
 	struct dirent64 *d;
 
-	fd = tame__gate(SYS_openat, AT_FDCWD, (long)"/proc/self/task",
+	fd = tame__sys(SYS_openat, AT_FDCWD, (long)"/proc/self/task",
 	    O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0, 0, 0);
 	if (fd < 0)
 		return;
-	while (!found && (n = tame__gate(SYS_getdents64, fd, (long)dents,
+	while (!found && (n = tame__sys(SYS_getdents64, fd, (long)dents,
 	    sizeof(dents), 0, 0, 0)) > 0)
 		for (off = 0; off < n && !found; off += d->d_reclen) {
 			d = (struct dirent64 *)(dents + off);
@@ -252,13 +252,13 @@ tame__warn_blocked_sigsys(void)
 			if (status_mask(path, "\nSigBlk:") & TAME_SIGSYS_BIT)
 				found = tid;
 		}
-	tame__gate(SYS_close, fd, 0, 0, 0, 0, 0);
+	tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
 	if (!found)
 		return;
 	l.len = 0;
 	tame__put(&l, tame__state.progname);
 	tame__put(&l, "[");
-	tame__put_num(&l, tame__gate(SYS_getpid, 0, 0, 0, 0, 0, 0));
+	tame__put_num(&l, tame__sys(SYS_getpid, 0, 0, 0, 0, 0, 0));
 	tame__put(&l, "]: tame: thread ");
 	tame__put_num(&l, found);
 	tame__put(&l, " blocks SIGSYS: a violation in it ends the process "
@@ -278,12 +278,12 @@ tame__spare_sigsys(void)
 		if (!(caught & ((uint64_t)1 << (sig - 1))) || sig == SIGSYS ||
 		    sig == SIGKILL || sig == SIGSTOP)
 			continue;
-		if (tame__gate(SYS_rt_sigaction, sig, 0, (long)&act,
+		if (tame__sys(SYS_rt_sigaction, sig, 0, (long)&act,
 		    sizeof(act.mask), 0, 0) != 0 || act.handler <= 1 ||
 		    !(act.mask & TAME_SIGSYS_BIT))
 			continue;	/* SIG_DFL, SIG_IGN, or spares it */
 		act.mask &= ~TAME_SIGSYS_BIT;
-		tame__gate(SYS_rt_sigaction, sig, (long)&act, 0,
+		tame__sys(SYS_rt_sigaction, sig, (long)&act, 0,
 		    sizeof(act.mask), 0, 0);
 	}
 }

@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#include "gate.h"
+#include "sys.h"
 #include "policy.h"
 
 void
@@ -23,14 +23,14 @@ tame__own_ids(struct tame_ids *ids)
 	long n;
 	int i;
 
-	ids->uid = (uint32_t)tame__gate(SYS_geteuid, 0, 0, 0, 0, 0, 0);
-	ids->gid[0] = (uint32_t)tame__gate(SYS_getegid, 0, 0, 0, 0, 0, 0);
+	ids->uid = (uint32_t)tame__sys(SYS_geteuid, 0, 0, 0, 0, 0, 0);
+	ids->gid[0] = (uint32_t)tame__sys(SYS_getegid, 0, 0, 0, 0, 0, 0);
 	ids->ngid = 1;
 	/*
 	 * More groups than fit: EINVAL, and none are listed.  A chown to
 	 * them is then refused with EPERM, as to any group not its own.
 	 */
-	n = tame__gate(SYS_getgroups, TAME_MAXGIDS - 1, (long)groups, 0, 0,
+	n = tame__sys(SYS_getgroups, TAME_MAXGIDS - 1, (long)groups, 0, 0,
 	    0, 0);
 	for (i = 0; i < n; i++)
 		if (groups[i] != ids->gid[0])

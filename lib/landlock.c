@@ -21,9 +21,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <string.h>
 #include <unistd.h>
 
-#include "gate.h"
+#include "sys.h"
 #include "landlock_rights.h"
 #include "policy.h"
 #include "tame_int.h"
@@ -40,7 +41,7 @@ tame_landlock_abi(void)
 	long r;
 
 	if (abi < 0) {
-		r = tame__gate(SYS_landlock_create_ruleset, 0, 0,
+		r = tame__sys(SYS_landlock_create_ruleset, 0, 0,
 		    LANDLOCK_CREATE_RULESET_VERSION, 0, 0, 0);
 		abi = r < 0 ? 0 : (int)r;
 	}
@@ -65,10 +66,10 @@ tame__openat2_ok(void)
 	long fd;
 
 	if (ok < 0) {
-		fd = tame__gate(SYS_openat2, AT_FDCWD, (long)"/", (long)&how,
+		fd = tame__sys(SYS_openat2, AT_FDCWD, (long)"/", (long)&how,
 		    sizeof(how), 0, 0);
 		if (fd >= 0)
-			tame__gate(SYS_close, fd, 0, 0, 0, 0, 0);
+			tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
 		ok = fd != -ENOSYS;
 	}
 	return ok;
@@ -137,30 +138,59 @@ tame__landlock_needed(tame_atoms held)
 	return handled(held, 7) != 0;
 }
 
+/* Paths are opened marked: a filter is in already (tame.c says so). */
+static int	opens_marked;
+/* "/", opened before any filter, for the REFER rules of later layers. */
+static int	root_fd = -1;
+
+void
+tame__landlock_opens_marked(int on)
+{
+	opens_marked = on;
+}
+
 static int
 add_path(int ruleset, const char *path, uint64_t access)
 {
 	struct landlock_path_beneath_attr pb;
 	long fd, r;
 
-	fd = tame__gate(SYS_openat, AT_FDCWD, (long)path, O_PATH | O_CLOEXEC,
-	    0, 0, 0);
-	if (fd == -ENOENT || fd == -ENOTDIR)
+	int root = strcmp(path, "/") == 0;
+
+	/*
+	 * Under a filter already, with a layer (tame_state.landlock_ok):
+	 * opened for reading, marked, which the layer judges; the new layer
+	 * grants only paths the last one did (policy.c, MARKED).  But "/",
+	 * where CPATH's layers grant renames across directories (REFER),
+	 * may not be readable: the first layer's descriptor of it is kept.
+	 */
+	if (root && root_fd >= 0)
+		fd = root_fd;
+	else if (opens_marked)
+		fd = tame__sys(SYS_openat, AT_FDCWD, (long)path, O_RDONLY |
+		    O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0, TAME_MARK, 0);
+	else
+		fd = tame__sys(SYS_openat, AT_FDCWD, (long)path, O_PATH |
+		    O_CLOEXEC, 0, 0, 0);
+	if (fd == -ENOENT || fd == -ENOTDIR || fd == -EACCES)
 		return 0;		/* nothing there to grant */
 	if (fd < 0)
 		return (int)fd;
+	if (root && !opens_marked)
+		root_fd = (int)fd;
 	pb.parent_fd = (int)fd;
 	pb.allowed_access = access;
-	r = tame__gate(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH,
+	r = tame__sys(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH,
 	    (long)&pb, 0, 0, 0);
 	if (r == -EINVAL) {
 		/* not a directory: only file rights apply */
 		pb.allowed_access = access & LL_FILE;
-		r = pb.allowed_access == 0 ? 0 : tame__gate(
+		r = pb.allowed_access == 0 ? 0 : tame__sys(
 		    SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH,
 		    (long)&pb, 0, 0, 0);
 	}
-	tame__gate(SYS_close, fd, 0, 0, 0, 0, 0);
+	if (fd != root_fd)
+		tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
 	return (int)r;
 }
 
@@ -220,7 +250,7 @@ tame__landlock_prepare(tame_atoms held, int *ruleset_fd)
 	if (h == 0)
 		return 0;
 	attr.handled_access_fs = h;
-	fd = tame__gate(SYS_landlock_create_ruleset, (long)&attr, sizeof(attr),
+	fd = tame__sys(SYS_landlock_create_ruleset, (long)&attr, sizeof(attr),
 	    0, 0, 0, 0);
 	if (fd < 0) {
 		errno = (int)-fd;
@@ -243,7 +273,7 @@ tame__landlock_prepare(tame_atoms held, int *ruleset_fd)
 	*ruleset_fd = (int)fd;
 	return 0;
 fail:
-	tame__gate(SYS_close, fd, 0, 0, 0, 0, 0);
+	tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
 	errno = -r;
 	return -1;
 }
@@ -323,7 +353,7 @@ tame__landlock_domain(tame_atoms held, int *ruleset_fd)
 		if (held & TAME_CPATH)
 			attr.handled_access_fs |= LANDLOCK_ACCESS_FS_REFER;
 	}
-	fd = tame__gate(SYS_landlock_create_ruleset, (long)&attr, sizeof(attr),
+	fd = tame__sys(SYS_landlock_create_ruleset, (long)&attr, sizeof(attr),
 	    0, 0, 0, 0);
 	if (fd < 0) {
 		errno = (int)-fd;
@@ -331,7 +361,7 @@ tame__landlock_domain(tame_atoms held, int *ruleset_fd)
 	}
 	if ((attr.handled_access_fs & LANDLOCK_ACCESS_FS_REFER) &&
 	    (r = add_path((int)fd, "/", LANDLOCK_ACCESS_FS_REFER)) < 0) {
-		tame__gate(SYS_close, fd, 0, 0, 0, 0, 0);
+		tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
 		errno = -r;
 		return -1;
 	}
@@ -345,8 +375,8 @@ tame__landlock_enforce(int ruleset_fd)
 {
 	long r;
 
-	r = tame__gate(SYS_landlock_restrict_self, ruleset_fd, 0, 0, 0, 0, 0);
-	tame__gate(SYS_close, ruleset_fd, 0, 0, 0, 0, 0);
+	r = tame__sys(SYS_landlock_restrict_self, ruleset_fd, 0, 0, 0, 0, 0);
+	tame__sys(SYS_close, ruleset_fd, 0, 0, 0, 0, 0);
 	if (r < 0) {
 		errno = (int)-r;
 		return -1;

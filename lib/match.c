@@ -63,8 +63,10 @@ tame_rule_args_match(const struct tame_rule *r, const uint64_t args[6],
 			if (args[c->arg] == 0)
 				return 0;
 			continue;
-		case TC_GATE:
-			if (o->ip != o->gate)
+		case TC_WITHIN:
+			/* no atom the filter's target does not hold */
+			if (((uint32_t)args[c->arg] & ~(uint32_t)(o->held >>
+			    (c->val[0] ? 32 : 0))) != 0)
 				return 0;
 			continue;
 		case TC_SELF:
@@ -142,13 +144,15 @@ tame_policy_match_except(tame_atoms held, int nr, const uint64_t args[6],
     const struct tame_origin *o, int except)
 {
 	const struct tame_rule *r;
+	struct tame_origin with = *o;
 	int i;
 
+	with.held = held;	/* what TC_WITHIN compares a claim with */
 	for (i = 0; i < tame_nrules; i++) {
 		r = &tame_rules[i];
 		if (r->nr == nr && r->action != except &&
 		    tame_rule_applies(r, held) &&
-		    tame_rule_args_match(r, args, o))
+		    tame_rule_args_match(r, args, &with))
 			return i;
 	}
 	return -1;

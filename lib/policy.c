@@ -45,7 +45,15 @@
 #define IN(a, m, ...)	{ TC_IN, a, NV(__VA_ARGS__), m, { __VA_ARGS__ } }
 #define ISNULL(a)	{ TC_NULL, a, 0, 0, { 0 } }
 #define NOTNULL(a)	{ TC_NOTNULL, a, 0, 0, { 0 } }
-#define FROM_LIBTAME	{ TC_GATE, 0, 0, 0, { 0 } }
+/*
+ * A call libtame makes for a trapped one (policy.h, TAME_MARK): argument
+ * a, unused by the call, holds the marker.  Any code can set it; a row
+ * with it grants only what the kernel still checks, or what harms the
+ * caller alone.
+ */
+#define MARKED(a)	{ TC_IN, a, 1, 0xffffffffu, { TAME_MARK } }
+/* The claim of a supervisor request, half h: nothing beyond what is held. */
+#define WITHIN(a, h)	{ TC_WITHIN, a, 1, 0, { h } }
 #define SELF(a)		{ TC_SELF, a, 0, 0, { 0 } }
 #define OWNUID(a)	{ TC_OWNUID, a, 0, 0, { 0 } }
 #define OWNGID(a)	{ TC_OWNGID, a, 0, 0, { 0 } }
@@ -203,13 +211,10 @@
 #define WHY_PROC	"other processes: fork, signal, wait, change ids"
 #define WHY_ID		"change ids: PROC's, pledge's id"
 #define WHY_TMP		"beneath /tmp only: path checked, then Landlock"
-#define WHY_GRANTED	"a path a held flag grants, made by the handler"
-#define WHY_RESOLVED	"a granted path, made by the handler: resolve flags"
+#define WHY_GRANTED	"a granted path, made by the handler: Landlock judges"
 #define WHY_LOCK	"advisory locks on descriptors already open"
 #define WHY_MSG_FREE	"no AF_UNIX socket held: no descriptor can pass"
-#define WHY_MSG_GATE	"a message the handler checked"
 #define WHY_MSG_CHECK	"SCM_RIGHTS needs CMSG: checked in the handler"
-#define WHY_UNIX_FIRST	"the first AF_UNIX socket turns message checks on"
 #define WHY_XATTR	"user.* and POSIX ACLs only: name checked"
 #define WHY_SCHED	"scheduling of the process itself; others: PROC"
 #define WHY_MLOCK	"keep own memory resident (gpg's keys); never exec"
@@ -318,8 +323,8 @@ const struct tame_rule tame_rules[] = {
 	 */
 	{ SYS(rt_sigprocmask), BASE, THREADED,
 	    .why = "threads made before tame(): masks as they were" },
-	{ SYS(rt_sigprocmask), BASE, .cond = { FROM_LIBTAME },
-	    .why = "the SIGSYS handler sets the mask it was asked" },
+	{ SYS(rt_sigprocmask), BASE, .cond = { MARKED(4) },
+	    .why = "libtame's own: blocking SIGSYS only costs the line" },
 	{ SYS(rt_sigprocmask), BASE, .action = TA_EMULATE, .cond = { IN(0,
 	    ALL32, SIG_BLOCK, SIG_SETMASK), NOTNULL(1) },
 	    .why = "block signals: SIGSYS stays unblocked" },
@@ -342,8 +347,8 @@ const struct tame_rule tame_rules[] = {
 	    .why = "SIGSYS is libtame's: EINVAL, as for SIGKILL" },
 	{ SYS(rt_sigaction), BASE, THREADED,
 	    .why = "threads made before tame(): actions as they were" },
-	{ SYS(rt_sigaction), BASE, .cond = { FROM_LIBTAME },
-	    .why = "the SIGSYS handler sets the action it was asked" },
+	{ SYS(rt_sigaction), BASE, .cond = { MARKED(4) },
+	    .why = "libtame's own: a mask with SIGSYS only costs the line" },
 	{ SYS(rt_sigaction), BASE, .action = TA_EMULATE, .cond = {
 	    NOTNULL(1) },
 	    .why = "handlers for other signals: never blocking SIGSYS" },
@@ -399,14 +404,21 @@ const struct tame_rule tame_rules[] = {
 	    .why = "single-thread probe; changes nothing" },
 	{ SYS(write), BASE, .cond = { IN(0, ALL32, (uint32_t)-1) },
 	    .why = "the audit marker: -1 is never a descriptor" },
-	{ SYS(openat), BASE, .cond = { IN(2, ALL32, O_PATH | O_CLOEXEC),
-	    FROM_LIBTAME }, .why = "tame() names Landlock rule paths" },
-	{ SYS(close), BASE, .cond = { FROM_LIBTAME },
-	    .why = "tame() closes those paths" },
-	{ SYS(write), BASE, .cond = { IN(0, ALL32, 2), FROM_LIBTAME },
-	    .why = "the violation report" },
-	{ SYS(newfstatat), BASE, .cond = { FROM_LIBTAME },
-	    .why = "a checked stat of a granted file" },
+	/* closing a descriptor of its own gives a process nothing */
+	{ SYS(close), BASE, .why = "libtame closes what it opened" },
+	{ SYS(fstat), BASE, .cond = { MARKED(2) },
+	    .why = "the stat of a granted file the handler opened" },
+	/*
+	 * The supervisor (supervisor.h) makes what neither the filter nor
+	 * a Landlock layer can decide.  The request claims the atoms the
+	 * caller holds; each filter lets it through only if it holds them
+	 * all, so the supervisor never grants beyond the filters.
+	 */
+	{ .name = "tame_ask", .nr = TAME_ASK_NR, BASE,
+	    .cond = { WITHIN(1, 0), WITHIN(2, 1) },
+	    .why = "ask the supervisor, claiming no more than is held" },
+	{ .name = "tame_ask", .nr = TAME_ASK_NR, BASE, .action = TA_ERRNO,
+	    .errnum = EPERM, .why = "a claim beyond the atoms held" },
 
 	/*
 	 * Signals to this process: raise(), abort(), pthread_kill().  The
@@ -438,22 +450,6 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(mprotect), MALLOC, .cond = { IN(2, PROT_EXEC, 0) },
 	    .why = WHY_MEM },
 	{ SYS(munmap), MALLOC, .why = WHY_MEM },
-	/*
-	 * With pledge's exec, calls are told from an exec'd image's by
-	 * where they come from (images.c): the pledged image's code must
-	 * stay where it was.  The handler refuses moving it.
-	 */
-	{ SYS(mremap), MALLOC, TAME__EXEC, .cond = { FROM_LIBTAME },
-	    .why = "a move the handler checked" },
-	/*
-	 * An image exec'd under execpromises (images.c) moves no memory:
-	 * its code moved where the pledged image's was would be judged by
-	 * the promises.  realloc() copies instead.
-	 */
-	{ SYS(mremap), TAME__LOADER, .action = TA_ERRNO, .errnum = EPERM,
-	    .why = "an exec'd image under execpromises moves no memory" },
-	{ SYS(mremap), MALLOC, TAME__EXEC, .action = TA_EMULATE,
-	    .why = "with exec, code never moves: checked in the handler" },
 	{ SYS(mremap), MALLOC, .why = WHY_MEM },
 	{ SYS(madvise), MALLOC, .why = WHY_MEM },
 	{ SYS(getrandom), MALLOC, .why = "malloc seeds its tcache key" },
@@ -553,8 +549,6 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(recvmmsg), RECVFD,
 	    .why = "descriptors may arrive (SCM_RIGHTS)" },
 	{ SYS(sendmmsg), CMSG, .why = "descriptors may leave (SCM_RIGHTS)" },
-	{ SYS(recvmsg), RW, .cond = { FROM_LIBTAME }, .why = WHY_MSG_GATE },
-	{ SYS(sendmsg), RW, .cond = { FROM_LIBTAME }, .why = WHY_MSG_GATE },
 	{ SYS(shutdown), RW, .why = WHY_IO },
 	{ SYS(close), RW, .why = WHY_FD },
 	{ SYS(close_range), RW, .why = WHY_FD },
@@ -596,9 +590,19 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(pipe2), RW, .why = WHY_FD },
 	{ SYS(socketpair), CMSG | RECVFD, .cond = { IN(0, ALL32, AF_UNIX) },
 	    .why = "an anonymous, connected pair" },
-	{ SYS(socketpair), RW, .cond = { IN(0, ALL32, AF_UNIX),
-	    FROM_LIBTAME }, .why = "an anonymous pair, once message checks "
-	    "are on" },
+	/*
+	 * Under NOUNIX the message calls go unchecked (no descriptor can
+	 * pass without an AF_UNIX socket), and no filter can turn checks
+	 * on later: a filter only ever narrows, and the handler's stacking
+	 * one could not be told from the program's skipping it.  So a
+	 * process that held no AF_UNIX socket at its first tame() never
+	 * makes one.
+	 */
+	{ SYS(socketpair), NOUNIX, .action = TA_ERRNO, .errnum = EACCES,
+	    .cond = { IN(0, ALL32, AF_UNIX) },
+	    .why = "messages go unchecked: no AF_UNIX socket after tame()" },
+	{ SYS(socketpair), RW, .cond = { IN(0, ALL32, AF_UNIX) },
+	    .why = "an anonymous pair; its messages are checked" },
 	{ SYS(eventfd2), RW, .why = WHY_FD },
 #ifdef __NR_eventfd
 	{ SYS(eventfd), RW, .why = WHY_FD },
@@ -759,8 +763,8 @@ const struct tame_rule tame_rules[] = {
 	    IN(1, SOCK_TYPE, SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET),
 	    IN(2, ALL32, 0) }, .why = "local sockets" },
 	{ SYS(socket), UNIX, .cond = { IN(0, ALL32, AF_UNIX), IN(1, SOCK_TYPE,
-	    SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET), FROM_LIBTAME },
-	    .why = "local sockets, once message checks are on" },
+	    SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET), IN(2, ALL32, 0) },
+	    .why = "local sockets; their messages are checked" },
 	/*
 	 * pledge's route and wroute: a NETLINK_ROUTE socket (getifaddrs,
 	 * ip route show).  The filter cannot read its requests, so the
@@ -879,38 +883,27 @@ const struct tame_rule tame_rules[] = {
 	 * Paths a flag grants only in part: the time zone and locale files
 	 * to everyone, the databases to GETPW and DNSPATH, /tmp to TMPPATH.
 	 * Seccomp cannot read a path, so without the flag that grants every
-	 * path these calls trap.  The handler copies the path once; when a
-	 * held flag grants it (tame_lpaths below) it makes the call itself,
-	 * from libtame's own syscall instruction, where a Landlock layer is
-	 * the real confinement (symlinks, ".."); any other path is a
-	 * violation whose report names it.  Without Landlock the handler
-	 * confines them itself (openat2, below); without openat2 too the
-	 * granted paths fail with EACCES: never more than can be confined.
+	 * path these calls trap.  The handler copies the path once; any
+	 * path no held flag grants (tame_lpaths below) is a violation whose
+	 * report names it.  A granted one it opens again, marked, where a
+	 * Landlock layer is the real confinement (symlinks, ".."): the
+	 * marked row lets any code through, and the layer judges each such
+	 * open alike.  O_PATH, which Landlock does not judge, is never
+	 * marked.  Without a layer (no Landlock, or exec held, whose layer
+	 * would bind the images it execs) the supervisor opens granted
+	 * paths with openat2's resolve flags (supervisor.h); without one
+	 * either they fail with EACCES: never more than can be confined.
 	 */
 	{ SYS(openat), BASE, .action = TA_LANDLOCK, .cond = { IN(2, OPEN_BITS,
-	    OPEN_READ), FROM_LIBTAME }, .why = WHY_GRANTED },
+	    O_RDONLY), MARKED(4) }, .why = WHY_GRANTED },
 	{ SYS(openat), TMPPATH, .action = TA_LANDLOCK, .cond = { IN(2,
-	    OPEN_BITS, TMP_OPENS), FROM_LIBTAME }, .why = WHY_GRANTED },
+	    OPEN_BITS, TMP_OPENS), MARKED(4) }, .why = WHY_GRANTED },
 	{ SYS(unlinkat), TMPPATH, .action = TA_LANDLOCK,
-	    .cond = { IN(0, ALL32, AT_FDCWD), FROM_LIBTAME },
+	    .cond = { IN(0, ALL32, AT_FDCWD), MARKED(3) },
 	    .why = WHY_GRANTED },
 	{ SYS(mkdirat), TMPPATH, .action = TA_LANDLOCK,
-	    .cond = { IN(0, ALL32, AT_FDCWD), FROM_LIBTAME },
+	    .cond = { IN(0, ALL32, AT_FDCWD), MARKED(3) },
 	    .why = WHY_GRANTED },
-	/*
-	 * Where no Landlock layer confines the granted paths (a kernel
-	 * without Landlock, threads at tame() time, layers used up), the
-	 * handler confines them itself: it opens them with openat2(2)
-	 * resolve flags (no symlinks, or none out of /tmp, no magic
-	 * links), and creates and removes names beneath /tmp relative to
-	 * a parent it opened so.
-	 */
-	{ SYS(openat2), BASE, .action = TA_NOLANDLOCK,
-	    .cond = { FROM_LIBTAME }, .why = WHY_RESOLVED },
-	{ SYS(unlinkat), TMPPATH, .action = TA_NOLANDLOCK,
-	    .cond = { FROM_LIBTAME }, .why = WHY_RESOLVED },
-	{ SYS(mkdirat), TMPPATH, .action = TA_NOLANDLOCK,
-	    .cond = { FROM_LIBTAME }, .why = WHY_RESOLVED },
 	{ SYS(openat), BASE, .action = TA_EMULATE, .cond = { IN(2, OPEN_BITS,
 	    OPEN_READ) }, .why = "a read: the path must be one a held flag grants" },
 	{ SYS(openat), TMPPATH, .action = TA_EMULATE, .cond = { IN(2,
@@ -953,8 +946,7 @@ const struct tame_rule tame_rules[] = {
 	/*
 	 * Descriptor passing (see the message rows under RW): sending
 	 * SCM_RIGHTS without CMSG is a violation, and descriptors that
-	 * arrive are closed (MSG_CTRUNC).  Creating an AF_UNIX socket
-	 * turns the checks on first when the process held none.
+	 * arrive are never installed (MSG_CTRUNC).
 	 */
 	{ SYS(sendmsg), RW, .action = TA_EMULATE, .why = WHY_MSG_CHECK },
 	{ SYS(sendmmsg), RW, .action = TA_EMULATE, .why = WHY_MSG_CHECK },
@@ -962,25 +954,13 @@ const struct tame_rule tame_rules[] = {
 	    .why = "descriptors that arrive without CMSG are closed" },
 	{ SYS(recvmmsg), RW, .action = TA_EMULATE,
 	    .why = "descriptors that arrive without CMSG are closed" },
-	{ SYS(socketpair), RW, .action = TA_EMULATE,
-	    .cond = { IN(0, ALL32, AF_UNIX) }, .why = WHY_UNIX_FIRST },
-	{ SYS(socket), UNIX, .action = TA_EMULATE, .cond = { IN(0, ALL32,
-	    AF_UNIX), IN(1, SOCK_TYPE, SOCK_STREAM, SOCK_DGRAM,
-	    SOCK_SEQPACKET), IN(2, ALL32, 0) }, .why = WHY_UNIX_FIRST },
 
 	/*
 	 * Extended attributes: the user namespace and POSIX ACLs, which
 	 * cp -p, install and tar keep; never security.* or trusted.* (file
-	 * capabilities, labels).  A name is a string: the handler checks it.
+	 * capabilities, labels).  A name is a string: the supervisor reads
+	 * it once and sets the attribute from its copy.
 	 */
-	{ SYS(setxattr), FATTR, .cond = { FROM_LIBTAME }, .why = WHY_ATTR },
-	{ SYS(lsetxattr), FATTR, .cond = { FROM_LIBTAME }, .why = WHY_ATTR },
-	{ SYS(fsetxattr), FATTR, .cond = { FROM_LIBTAME }, .why = WHY_ATTR },
-	{ SYS(removexattr), FATTR, .cond = { FROM_LIBTAME }, .why = WHY_ATTR },
-	{ SYS(lremovexattr), FATTR, .cond = { FROM_LIBTAME },
-	    .why = WHY_ATTR },
-	{ SYS(fremovexattr), FATTR, .cond = { FROM_LIBTAME },
-	    .why = WHY_ATTR },
 	{ SYS(setxattr), FATTR, .action = TA_EMULATE, .why = WHY_XATTR },
 	{ SYS(lsetxattr), FATTR, .action = TA_EMULATE, .why = WHY_XATTR },
 	{ SYS(fsetxattr), FATTR, .action = TA_EMULATE, .why = WHY_XATTR },
@@ -1022,19 +1002,11 @@ const struct tame_rule tame_rules[] = {
 	 * in the child, after the exec, or by tame-exec from outside.
 	 */
 	/*
-	 * With execpromises given, a set-ID program may not be run (its
-	 * privilege would go, pledge(2)): exec traps, and the handler looks
-	 * at the file, then makes the call itself.  (Without them, the
-	 * kernel's no_new_privs runs it unprivileged: pledge(3).)
+	 * pledge's exec: the supervisor sees every exec (supervisor.h),
+	 * refuses a set-ID program under execpromises (EACCES, as on
+	 * OpenBSD; without them no_new_privs runs it unprivileged), and
+	 * judges the new image by execpromises from its first call.
 	 */
-	{ SYS(execve), TAME__EXEC, .cond = { FROM_LIBTAME },
-	    .why = "an exec the handler checked" },
-	{ SYS(execve), TAME__EXEC, TAME__EXECSET, .action = TA_EMULATE,
-	    .why = "execpromises given: no set-ID program" },
-	{ SYS(execveat), TAME__EXEC, .cond = { FROM_LIBTAME },
-	    .why = "an exec the handler checked" },
-	{ SYS(execveat), TAME__EXEC, TAME__EXECSET, .action = TA_EMULATE,
-	    .why = "execpromises given: no set-ID program" },
 	{ SYS(execve), TAME__EXEC, .why = "pledge's exec: run another image" },
 #ifdef __NR_arch_prctl
 	/* the new image's loader sets its thread pointer on x86-64 */

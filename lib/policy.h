@@ -109,14 +109,14 @@ typedef uint64_t tame_atoms;
 enum tame_action {
 	TA_ALLOW,		/* the call proceeds */
 	TA_ERRNO,		/* soft denial: fails with .errnum */
-	TA_EMULATE,		/* trap; the SIGSYS handler checks what the
-				   filter cannot see (a path, a message),
-				   then makes the call or reports a violation */
-	TA_LANDLOCK,		/* allow, confined by a Landlock layer */
-	TA_NOLANDLOCK,		/* allow where no Landlock layer confines
-				   paths: the handler's own calls, confined
-				   by openat2's resolve flags instead;
-				   EACCES where a layer does */
+	TA_EMULATE,		/* trap; the SIGSYS handler reads what the
+				   filter cannot see (a path, a message) and
+				   makes the call as the process may make it
+				   (a marked call, a descriptor call), has
+				   the supervisor make it, or reports a
+				   violation */
+	TA_LANDLOCK,		/* allow, confined by a Landlock layer;
+				   EACCES where no layer confines paths */
 	TA_DENY,		/* a violation that stays, whatever the
 				   flags: the row only gives the reason
 				   (the last row of its call, so the
@@ -129,7 +129,10 @@ enum tame_op {
 	TC_IN,
 	TC_NULL,		/* a pointer argument, all 64 bits zero */
 	TC_NOTNULL,		/* a pointer argument that is not NULL */
-	TC_GATE,		/* made from libtame's own syscall instruction */
+	TC_WITHIN,		/* the low 32 bits name no atom the filter's
+				   target lacks: of its held atoms, the half
+				   val[0] (0: bits 0-31, 1: bits 32-63).  The
+				   supervisor's claims (TAME_ASK_NR) */
 	TC_SELF,		/* the argument's low 32 bits are the pid of
 				   the process the filter is for */
 	TC_OWNUID,		/* the low 32 bits are -1 or the process's
@@ -250,6 +253,28 @@ tame_atoms	tame_promise_atoms_all(void);
 #define TAME_TRAP_REPORT	0
 #define TAME_TRAP_EMULATE	1
 
+/*
+ * The marker of the calls libtame makes for a trapped call, in an
+ * argument register the call does not use: the rows that let a marked
+ * call through (policy.c, MARKED) do so because the kernel still judges
+ * it (a Landlock layer), or because it harms no one but the caller (a
+ * signal mask that blocks SIGSYS only ends the next violation without
+ * its line).  Any code in the process can set it; no row may count on
+ * it for anything more.
+ */
+#define TAME_MARK	0x74616d65u		/* "tame" */
+
+/*
+ * The supervisor's system call: a number no kernel gives a call (libtame
+ * allows it to any nonzero set, the supervisor's filter sends it to the
+ * supervisor, SECCOMP_RET_USER_NOTIF; without a supervisor the kernel
+ * answers ENOSYS).  Its arguments: the request, and the atoms the caller
+ * claims to hold in two halves, which every filter of the process checks
+ * against what it holds (TC_WITHIN): the supervisor never grants more
+ * than the filters say the caller holds (supervisor.h).
+ */
+#define TAME_ASK_NR		1000
+
 /* Flags plus everything they imply, plus BASE/ALWAYS, as atoms. */
 tame_atoms	tame_expand(int flags);
 
@@ -271,22 +296,21 @@ struct tame_ids {
 void	tame__own_ids(struct tame_ids *);
 
 /*
- * Where a call comes from, for the rows that ask: ip is the instruction
- * pointer, gate the address of libtame's own syscall instruction (TC_GATE
- * rows), pid the process's own pid (TC_SELF rows; 0: they never match),
- * ids its ids (TC_OWNUID/TC_OWNGID rows; NULL: they never match).
+ * What the rows that ask about the process compare with: pid its own pid
+ * (TC_SELF rows; 0: they never match), ids its ids (TC_OWNUID/TC_OWNGID
+ * rows; NULL: they never match).  No row asks where a call comes from:
+ * any code of the process can make any call from anywhere.
  */
 struct tame_origin {
-	uint64_t		 ip;
-	uint64_t		 gate;
 	int			 pid;
 	const struct tame_ids	*ids;
+	tame_atoms		 held;	/* TC_WITHIN: set by the matcher */
 };
 
-/* A call made anywhere but the gate, by process pid (with its ids). */
-#define TAME_ORIGIN(pid)	(&(struct tame_origin){ 0, 1, (pid), NULL })
+/* A call of process pid (with its ids). */
+#define TAME_ORIGIN(pid)	(&(struct tame_origin){ (pid), NULL, 0 })
 #define TAME_ORIGIN_IDS(pid, ids) \
-	(&(struct tame_origin){ 0, 1, (pid), (ids) })
+	(&(struct tame_origin){ (pid), (ids), 0 })
 
 /*
  * Decide one call as the compiled filter would: the first applicable row
@@ -318,6 +342,25 @@ tame_owns_id(int op, const struct tame_ids *ids, uint32_t v)
 		return v == ids->uid;
 	for (i = 0; i < ids->ngid; i++)
 		if (v == ids->gid[i])
+			return 1;
+	return 0;
+}
+
+/*
+ * Does the row let through only libtame's own marked calls (MARKED in
+ * policy.c: an argument compared with TAME_MARK alone)?  A program's
+ * call never carries the marker, so such a row decides nothing a
+ * program does: the man page and the auditor pass over it.
+ */
+static inline int
+tame_rule_marked(const struct tame_rule *r)
+{
+	int k;
+
+	for (k = 0; k < TAME_MAXCOND && r->cond[k].op != TC_END; k++)
+		if (r->cond[k].op == TC_IN && r->cond[k].nval == 1 &&
+		    r->cond[k].mask == 0xffffffffu &&
+		    r->cond[k].val[0] == TAME_MARK)
 			return 1;
 	return 0;
 }

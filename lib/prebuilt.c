@@ -4,7 +4,7 @@
  * already.  tools/precompile.c compiles the first filters of the flag
  * sets in lib/precompiled.sets, and the deltas of the narrowings listed
  * there, with placeholders for the process's own values; tame() of such
- * a set copies one and writes its gate and pid in (tame_prog_relocate),
+ * a set copies one and writes its pid in (tame_prog_relocate),
  * instead of reading the whole table and planning the tree: the larger
  * part of the call's own work.  t_oracle requires each to equal
  * tame_compile()'s program for the same targets, instruction for
@@ -41,15 +41,13 @@ tame_precompiled_find(const struct tame_target *next,
 
 int
 tame_compile_fast(const struct tame_target *next,
-    const struct tame_target *prev, uint64_t gate, struct tame_prog *out)
+    const struct tame_target *prev, struct tame_prog *out)
 {
 	const struct tame_precompiled *pc;
 
-	if (next->images != NULL)
-		return tame__images_compile(next, prev, gate, out);
 	pc = tame_precompiled_find(next, prev);
 	if (pc == NULL)
-		return tame_compile(next, prev, gate, out);
+		return tame_compile(next, prev, out);
 	out->len = pc->len;
 	out->changed = pc->changed;
 	out->nreloc = pc->nreloc;
@@ -57,6 +55,6 @@ tame_compile_fast(const struct tame_target *next,
 	    (size_t)pc->nreloc * sizeof(out->reloc[0]));
 	memcpy(out->insn, &tame__precompiled_insn[pc->insn_at],
 	    (size_t)pc->len * sizeof(out->insn[0]));
-	tame_prog_relocate(out, gate, next->pid);
+	tame_prog_relocate(out, next->pid);
 	return 0;
 }

@@ -6,9 +6,9 @@
  *	prog[45]: tame: sendmsg SCM_RIGHTS needs cmsg
  *	prog[45]: tame: ioctl TIOCSTI is not allowed after tame()
  *
- * One line on stderr, written through libtame's own syscall instruction
- * (the only place a process without RW may write to descriptor 2), then
- * the process dies of SIGSYS.  Async-signal-safe throughout.
+ * One line on stderr where the process may write (RW), then the process
+ * dies of SIGSYS; the kernel's audit log records the death either way
+ * (handler.c).  Async-signal-safe throughout.
  */
 #include <sys/syscall.h>
 
@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "gate.h"
+#include "sys.h"
 #include "policy.h"
 #include "tame_int.h"
 
@@ -123,7 +123,7 @@ tame__missing(tame_atoms held, int pledged, int nr, const uint64_t args[6],
 	tame_atoms grantors, wider, wa;
 	uint64_t need;
 	int i, w, n = 0, rights;
-	int pid = (int)tame__gate(SYS_getpid, 0, 0, 0, 0, 0, 0);
+	int pid = (int)tame__sys(SYS_getpid, 0, 0, 0, 0, 0, 0);
 	struct tame_ids ids;
 
 	tame__own_ids(&ids);
@@ -181,36 +181,46 @@ minimal(int pledged, uint64_t *alts, int n)
 }
 
 void
-tame__violation(const struct tame_call *c)
+tame__violation_line(struct tame_line *l, const struct tame_call *c,
+    const char *prog, long pid, tame_atoms held, int pledged)
 {
-	struct tame_line l = { .len = 0 };
 	uint64_t alts[8];
-	int i, n, pledged = tame__state.pledged;
+	int i, n;
 
 	if (c->detail != NULL) {
 		alts[0] = words_for(pledged, c->need);
 		n = alts[0] != 0;
 	} else
-		n = minimal(pledged, alts, tame__missing(tame__state.held,
-		    pledged, c->nr, c->a, c->path, alts, 8));
-	tame__put(&l, tame__state.progname);
-	tame__put(&l, "[");
-	tame__put_num(&l, tame__gate(SYS_getpid, 0, 0, 0, 0, 0, 0));
-	tame__put(&l, pledged ? "]: pledge: " : "]: tame: ");
-	tame__describe(&l, c);
+		n = minimal(pledged, alts, tame__missing(held, pledged, c->nr,
+		    c->a, c->path, alts, 8));
+	tame__put(l, prog);
+	tame__put(l, "[");
+	tame__put_num(l, pid);
+	tame__put(l, pledged ? "]: pledge: " : "]: tame: ");
+	tame__describe(l, c);
 	if (n == 0)
-		tame__put(&l, pledged ? " is not allowed after pledge()" :
+		tame__put(l, pledged ? " is not allowed after pledge()" :
 		    " is not allowed after tame()");
 	else
-		tame__put(&l, pledged ? " needs promise " : " needs ");
+		tame__put(l, pledged ? " needs promise " : " needs ");
 	for (i = 0; i < n; i++) {
 		if (i > 0)
-			tame__put(&l, " or ");
-		put_words(&l, pledged, alts[i]);
+			tame__put(l, " or ");
+		put_words(l, pledged, alts[i]);
 	}
-	if (tame__state.held & TAME__ERROR)
-		tame__put(&l, ": ENOSYS (error)");
-	tame__put(&l, "\n");
+	if (held & TAME__ERROR)
+		tame__put(l, ": ENOSYS (error)");
+	tame__put(l, "\n");
+}
+
+void
+tame__violation(const struct tame_call *c)
+{
+	struct tame_line l = { .len = 0 };
+
+	tame__violation_line(&l, c, tame__state.progname,
+	    tame__sys(SYS_getpid, 0, 0, 0, 0, 0, 0), tame__state.held,
+	    tame__state.pledged);
 	tame__say(&l);
 }
 
@@ -230,14 +240,17 @@ tame__say(const struct tame_line *l)
 	uint64_t old, pending = 0;
 	struct timespec no_wait = { 0, 0 };
 
-	tame__gate(SYS_rt_sigprocmask, SIG_BLOCK, (long)&pipe, (long)&old,
-	    sizeof(pipe), 0, 0);
-	tame__gate(SYS_rt_sigpending, (long)&pending, sizeof(pending), 0, 0,
+	/* write(2) is RW's: without it the line would be a violation too */
+	if (tame__state.tamed && !(tame__state.held & TAME_RW))
+		return;
+	tame__sys(SYS_rt_sigprocmask, SIG_BLOCK, (long)&pipe, (long)&old,
+	    sizeof(pipe), TAME_MARK, 0);
+	tame__sys(SYS_rt_sigpending, (long)&pending, sizeof(pending), 0, 0,
 	    0, 0);
-	if (tame__gate(SYS_write, 2, (long)l->buf, (long)l->len, 0, 0, 0) ==
+	if (tame__sys(SYS_write, 2, (long)l->buf, (long)l->len, 0, 0, 0) ==
 	    -EPIPE && !(pending & pipe))
-		tame__gate(SYS_rt_sigtimedwait, (long)&pipe, 0, (long)&no_wait,
+		tame__sys(SYS_rt_sigtimedwait, (long)&pipe, 0, (long)&no_wait,
 		    sizeof(pipe), 0, 0);
-	tame__gate(SYS_rt_sigprocmask, SIG_SETMASK, (long)&old, 0,
-	    sizeof(old), 0, 0);
+	tame__sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&old, 0,
+	    sizeof(old), TAME_MARK, 0);
 }

@@ -17,7 +17,8 @@
 #include <unistd.h>
 
 #include "compile.h"
-#include "gate.h"
+#include "supervisor.h"
+#include "sys.h"
 #include "policy.h"
 #include "tame.h"
 #include "tame_int.h"
@@ -30,57 +31,21 @@ struct tame_state tame__state = {
 	.exec_held = TAME__ATOMS | TAME__BASE | TAME__ALWAYS,
 };
 
-/* The pledged image's code, once exec is held (images.c). */
-struct tame_images tame__images;
-static int images_taken;
-
-/*
- * Where exec is held, the filter tells the image that pledged from the
- * images it execs (images.c): it needs the ranges of this image's code.
- * Fills t's part; 0, or -1 with errno.
- */
-static int
-exec_target(struct tame_target *t, const struct tame_request *rq)
-{
-	t->images = NULL;
-	if (!(t->held & TAME__EXEC))
-		return 0;
-	/*
-	 * With prot_exec the pledged image could make code anywhere, and
-	 * its calls from there would pass for an exec'd image's.
-	 */
-	if (t->held & TAME__PROT_EXEC) {
-		errno = ENOTSUP;
-		return -1;
-	}
-	if (!images_taken) {
-		if (tame__images_snapshot(&tame__images) == -1)
-			return -1;
-		images_taken = 1;
-	}
-	t->images = &tame__images;
-	t->exec_null = rq->exec_null;
-	if (!rq->exec_null)
-		t->held |= TAME__EXECSET;
-	t->exec_held = rq->exec_held;
-	return 0;
-}
-
 static struct tame_prog prog;		/* static: no malloc after MALLOC */
 static int lock;			/* the holder's thread id, or 0 */
 
 /*
- * tame() and the SIGSYS handler (turning message checks on) both compile
- * into the one static program.  Returns 0, or -1 when this very thread
- * holds the lock already: a trap inside tame() itself must not wait for
- * itself.  A holder that is no thread of this process (the lock came
- * through fork() while another thread held it) has let go.
+ * tame() narrows under a lock: two threads must not compile into the one
+ * static program at once.  Returns 0, or -1 when this very thread holds
+ * the lock already (tame() called from a signal handler inside tame()).
+ * A holder that is no thread of this process (the lock came through
+ * fork() while another thread held it) has let go.
  */
 static int
 state_lock(void)
 {
-	long pid = tame__gate(SYS_getpid, 0, 0, 0, 0, 0, 0);
-	int tid = (int)tame__gate(SYS_gettid, 0, 0, 0, 0, 0, 0), holder;
+	long pid = tame__sys(SYS_getpid, 0, 0, 0, 0, 0, 0);
+	int tid = (int)tame__sys(SYS_gettid, 0, 0, 0, 0, 0, 0), holder;
 
 	for (;;) {
 		holder = 0;
@@ -89,11 +54,11 @@ state_lock(void)
 			return 0;
 		if (holder == tid)
 			return -1;
-		if (tame__gate(SYS_tgkill, pid, holder, 0, 0, 0, 0) ==
+		if (tame__sys(SYS_tgkill, pid, holder, 0, 0, 0, 0) ==
 		    -ESRCH && __atomic_compare_exchange_n(&lock, &holder, tid,
 		    0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 			return 0;
-		tame__gate(SYS_sched_yield, 0, 0, 0, 0, 0, 0);
+		tame__sys(SYS_sched_yield, 0, 0, 0, 0, 0, 0);
 	}
 }
 
@@ -122,7 +87,7 @@ audit_marker(const struct tame_request *rq)
 		;
 	for (i = shift; i >= 0; i -= 4)
 		buf[n++] = hex[(v >> i) & 0xf];
-	tame__gate(SYS_write, -1, (long)buf, n, 0, 0, 0);
+	tame__sys(SYS_write, -1, (long)buf, n, 0, 0, 0);
 }
 
 /*
@@ -188,24 +153,14 @@ static int
 single_threaded(void)
 {
 	/* unshare(CLONE_THREAD) is a no-op that fails if threads exist */
-	return tame__gate(SYS_unshare, CLONE_THREAD, 0, 0, 0, 0, 0) == 0;
+	return tame__sys(SYS_unshare, CLONE_THREAD, 0, 0, 0, 0, 0) == 0;
 }
 
-/*
- * The flags and state this process's filters really stand for.  The
- * handler turns message checks on by stacking a filter and noting its
- * pid (a vfork child shares this memory, and must not speak for its
- * parent); to this process NOUNIX is gone from then on.
- */
+/* The flags and state this process's filters stand for. */
 static tame_atoms
 current_held(void)
 {
-	tame_atoms held = tame__state.held;
-
-	if ((held & TAME__NOUNIX) && tame__state.unix_on_pid ==
-	    (int)tame__gate(SYS_getpid, 0, 0, 0, 0, 0, 0))
-		held &= ~TAME__NOUNIX;
-	return held;
+	return tame__state.held;
 }
 
 /*
@@ -226,7 +181,8 @@ with_state(tame_atoms want, tame_atoms held)
 	single = single_threaded();
 	if (!single)
 		want |= TAME__THREADED;
-	if (tame__nounix_considered(want) && single &&
+	/* an exec tree: its images' messages are the supervisor's to judge */
+	if (tame__nounix_considered(want) && !(want & TAME__EXEC) && single &&
 	    !tame__holds_unix_socket())
 		want |= TAME__NOUNIX;
 	return want;
@@ -243,6 +199,43 @@ install(void)
 static struct tame_ids own_ids;
 
 /*
+ * Does a supervisor serve this process already?  An image exec'd by a
+ * pledged one (its filters and its supervisor stay) that pledges itself:
+ * the kernel makes no second listener in a chain, and needs none; the
+ * supervisor judges it as the image it tracks, told of each narrowing.
+ * Asked only under a filter: elsewhere no supervisor can be there.
+ */
+static int
+inherited_supervisor(void)
+{
+	if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) != 2)
+		return 0;
+	return tame__sys(TAME_ASK_NR, TAME_ASK_HELLO, 0, 0, 0, 0, 0) >=
+	    TAME_ASK_VERSION;
+}
+
+/*
+ * Does a process whose first filter is t need the supervisor
+ * (supervisor.h)?  Where something it may do can be decided by neither
+ * a filter nor a Landlock layer: extended attributes (fattr: their
+ * names), exec (the images it runs, under execpromises), paths where no
+ * layer confines them (no Landlock, exec held, layers used up), what
+ * Landlock does not judge of /tmp (lstat, O_PATH: tmppath), and the
+ * ancillary data a unix socket carries besides descriptors (unix:
+ * credentials).  Elsewhere lstat() and O_PATH of a granted file fail
+ * with EACCES without it.  Only the first narrowing can start one: the
+ * kernel makes one listener per chain.
+ */
+static int
+needs_supervisor(const struct tame_target *t)
+{
+	if ((t->held & ~TAME__ALWAYS) == 0)
+		return 0;		/* _exit only */
+	return (t->held & (TAME__FATTR | TAME__EXEC | TAME_TMPPATH |
+	    TAME_UNIX)) != 0 || t->landlock_ok != 1;
+}
+
+/*
  * Narrow to rq->want, for tame() or pledge(): both hold one state, so
  * either may narrow what the other left.
  */
@@ -252,9 +245,10 @@ narrow_locked(const struct tame_request *rq)
 	struct tame_target next = { 0 }, prev = { 0 };
 	struct sigaction old_sigsys;
 	sigset_t sigsys;
-	int ruleset = -1, domain_only = 0, r, saved;
+	int ruleset = -1, domain_only = 0, r, saved, supervisor = 0;
 	int nonzero = (rq->want & ~TAME__ALWAYS) != 0;
-	int whole = rq->exec_changed && (rq->want & TAME__EXEC);
+	/* a split filter is made whole, as is the first after one */
+	int whole = (rq->want & TAME__EXEC) || tame__state.split;
 	tame_atoms want = rq->want;
 	tame_atoms held = current_held();
 
@@ -290,30 +284,51 @@ narrow_locked(const struct tame_request *rq)
 	    tame__acquired_check(single_threaded()) == -1)
 		return -1;
 	tame__warm(want);
+	if (!tame__state.tamed && !tame__state.supervised &&
+	    inherited_supervisor()) {
+		tame__state.supervised = 1;
+		tame__sup_config.split = 1;	/* it tracks this image */
+		tame__state.split = 1;		/* its first split: unknown */
+		tame__state.split_held = tame__state.split_exec = 0;
+	}
 	want = with_state(want, held);
 	next.held = want;
 	next.landlock_ok = 1;
-	if (exec_target(&next, rq) == -1)
-		return -1;
-	want = next.held;		/* with EXECSET where it is held */
+	if (want & TAME__EXEC) {
+		/*
+		 * pledge's exec: one filter for this image and the ones it
+		 * execs; the first such filter is the supervisor's.
+		 */
+		next.split = tame__state.split ? TAME_SPLIT_LATER :
+		    TAME_SPLIT_FIRST;
+		next.exec_held = rq->exec_null ? TAME_UNRESTRICTED :
+		    rq->exec_held | TAME__LOADER;
+		next.split_held = tame__state.split_held;
+		next.split_exec = tame__state.split_exec;
+	}
 	/* an older filter without PROC was made here too: no fork since */
-	next.pid = prev.pid = (int)tame__gate(SYS_getpid, 0, 0, 0, 0, 0, 0);
+	next.pid = prev.pid = (int)tame__sys(SYS_getpid, 0, 0, 0, 0, 0, 0);
+	/* split: "itself" is whoever calls, which the supervisor knows */
+	if (next.split != TAME_SPLIT_NONE)
+		next.pid = 0;
 	tame__own_ids(&own_ids);
 	next.ids = prev.ids = &own_ids;
-	if (next.images != NULL) {
+	if (want & TAME__EXEC) {
 		/*
 		 * pledge's exec: a Landlock layer would bind the images it
 		 * execs too, which execpromises judge alone (NULL: not at
-		 * all).  Paths are the handler's, as without Landlock.
+		 * all).  Paths are the supervisor's, as without Landlock.
 		 */
 		next.landlock_ok = 0;
 	} else if (tame__landlock_needed(want) &&
-	    !tame__landlock_is_current(want)) {
+	    !tame__landlock_is_current(want) &&
+	    (!tame__state.tamed || tame__state.landlock_ok == 1)) {
 		/*
 		 * A layer binds only this thread and its later threads.
 		 * Asked here, after tame__warm() ran the name services,
 		 * not taken from the probe before it.
 		 */
+		tame__landlock_opens_marked(tame__state.tamed);
 		if (single_threaded() &&
 		    tame__landlock_prepare(want, &ruleset) == -1)
 			return -1;
@@ -344,10 +359,9 @@ narrow_locked(const struct tame_request *rq)
 		tame__paths_resolve(want);
 	prev.held = held;
 	prev.landlock_ok = tame__state.landlock_ok;
-	prev.images = NULL;
 	/* new execpromises: a whole filter, stacked on the older ones */
 	if (tame_compile_fast(&next, tame__state.tamed && !whole ? &prev :
-	    NULL, tame__gate_ip(), &prog) == -1)
+	    NULL, &prog) == -1)
 		goto fail;
 
 	/*
@@ -378,6 +392,22 @@ narrow_locked(const struct tame_request *rq)
 	/* Landlock and seccomp both need no_new_privs (or CAP_SYS_ADMIN) */
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
 		goto restore;
+	/*
+	 * The supervisor is forked before the process enters its Landlock
+	 * domain: outside it, no code the process runs can reach it.  It
+	 * opens granted paths as tame() resolved them.
+	 */
+	if (!tame__state.tamed && !tame__state.supervised &&
+	    needs_supervisor(&next)) {
+		tame__paths_resolve(want);
+		tame__sup_config.split = next.split == TAME_SPLIT_FIRST;
+		tame__sup_config.held = want;
+		tame__sup_config.exec_held = next.exec_held;
+		tame__sup_config.exec_null = rq->exec_null;
+		if (tame__supervisor_fork() == -1)
+			goto restore;
+		supervisor = 1;
+	}
 	/* Landlock first: of the two it is the one that can still fail. */
 	if (ruleset != -1) {
 		r = tame__landlock_enforce(ruleset);	/* closes it */
@@ -387,21 +417,54 @@ narrow_locked(const struct tame_request *rq)
 				goto restore;
 			/*
 			 * The kernel's 16 layers are used up, by others:
-			 * the filter refuses what a layer would confine.
+			 * the filter refuses what a layer would confine,
+			 * and the supervisor opens granted paths.
 			 */
 			next.landlock_ok = tame__state.tamed &&
 			    tame__state.landlock_ok != 0 ? 2 : 0;
 			if (!tame__state.tamed)
 				tame__paths_resolve(want);
+			if (!tame__state.tamed && !supervisor) {
+				if (tame__supervisor_fork() == -1)
+					goto restore;
+				supervisor = 1;
+			}
 			if (tame_compile_fast(&next, tame__state.tamed &&
-			    !whole ? &prev : NULL, tame__gate_ip(),
-			    &prog) == -1)
+			    !whole ? &prev : NULL, &prog) == -1)
 				goto restore;
 		}
 	}
 	audit_marker(rq);
+	if (supervisor) {
+		/* a split's first filter is the supervisor's itself */
+		if (tame__supervisor_handoff(next.split == TAME_SPLIT_FIRST ?
+		    &prog : NULL) == -1) {
+			supervisor = 0;
+			goto restore;
+		}
+		if (next.split == TAME_SPLIT_FIRST)
+			prog.changed = 0;	/* in already */
+	} else if (next.split == TAME_SPLIT_FIRST && (tame__state.tamed ||
+	    tame__state.supervised)) {
+		/*
+		 * exec held at last, under filters without a supervisor:
+		 * none can come now (tame() first, then pledge() with exec).
+		 */
+		errno = EPERM;
+		goto restore;
+	}
+	/* an exec tree's supervisor judges this image by what it holds */
+	if (!supervisor && tame__state.supervised && tame__sup_config.split)
+		tame__ask_narrow(want, rq->exec_null, rq->exec_null ? 0 :
+		    rq->exec_held | TAME__LOADER);
 	if (install() == -1)
 		goto restore;
+	if (next.split == TAME_SPLIT_FIRST) {
+		tame__state.split = 1;
+		tame__state.split_held = want;
+		tame__state.split_exec = next.exec_held;
+	} else if (next.split == TAME_SPLIT_NONE)
+		tame__state.split = 0;
 	tame__state.held = want;
 	tame__state.pledged = rq->pledged;
 	tame__state.exec_null = rq->exec_null;
@@ -412,62 +475,18 @@ narrow_locked(const struct tame_request *rq)
 restore:
 	if (!tame__state.tamed) {
 		saved = errno;
+		if (supervisor)
+			tame__supervisor_abort();
 		sigaction(SIGSYS, &old_sigsys, NULL);
 		errno = saved;
 	}
 fail:
 	if (ruleset != -1) {
 		saved = errno;
-		tame__gate(SYS_close, ruleset, 0, 0, 0, 0, 0);
+		tame__sys(SYS_close, ruleset, 0, 0, 0, 0, 0);
 		errno = saved;
 	}
-	/* nothing went in: a later pledge() reads the mappings anew */
-	if (!tame__state.tamed)
-		images_taken = 0;
 	return -1;
-}
-
-/*
- * The process is about to hold an AF_UNIX socket (called from the SIGSYS
- * handler, before it makes the trapped socket or socketpair): stack the
- * delta that traps the message calls, unless this process's filters
- * check them already.  Returns 0, or -errno.
- */
-int
-tame__unix_checks_on(void)
-{
-	struct tame_target next = { 0 }, prev = { 0 };
-	tame_atoms held;
-	int r = 0;
-
-	if ((current_held() & TAME__NOUNIX) == 0)
-		return 0;
-	if (state_lock() == -1)
-		return -EDEADLK;	/* a trap inside this thread's tame() */
-	held = current_held();
-	if (held & TAME__NOUNIX) {
-		prev.held = held;
-		prev.landlock_ok = tame__state.landlock_ok;
-		next.held = held & ~TAME__NOUNIX;
-		next.landlock_ok = prev.landlock_ok;
-		next.pid = prev.pid = (int)tame__gate(SYS_getpid, 0, 0, 0, 0,
-		    0, 0);
-		tame__own_ids(&own_ids);
-		next.ids = prev.ids = &own_ids;
-		next.images = held & TAME__EXEC ? &tame__images : NULL;
-		next.exec_null = tame__state.exec_null;
-		next.exec_held = tame__state.exec_held;
-		prev.images = NULL;
-		if (tame_compile_fast(&next, &prev, tame__gate_ip(), &prog) ==
-		    -1 ||
-		    install() == -1)
-			r = -errno;
-		else
-			tame__state.unix_on_pid = (int)tame__gate(SYS_getpid,
-			    0, 0, 0, 0, 0, 0);
-	}
-	state_unlock();
-	return r;
 }
 
 int

@@ -24,8 +24,11 @@ struct tame_state {
 	int	permissive;	/* TAME_AUDIT under a tracer: 1 permissive,
 				   2 permissive-cold (no warming) */
 	int	landlock_ok;	/* what the newest filter was compiled with */
-	int	unix_on_pid;	/* the process that turned message checks on
-				   after its first tame() (cmsg.c) */
+	int	supervised;	/* a supervisor serves this process */
+	int	split;		/* pledge's exec: the newest filter answers
+				   for the images it execs too (compile.h) */
+	tame_atoms split_held;	/* the first such filter's two sets */
+	tame_atoms split_exec;
 	char	progname[64];
 };
 
@@ -48,19 +51,6 @@ struct tame_request {
  */
 int	tame__narrow(const struct tame_request *rq);
 
-/*
- * The pledged image's executable ranges, read once, at the first
- * narrowing that holds pledge's exec (images.c); and whether a range
- * of memory meets them (mremap() with exec held moves no code).
- */
-struct tame_images;
-int	tame__images_snapshot(struct tame_images *);
-/* Add [lo, hi) to the ranges (split at 4 GiB boundaries); -1: full. */
-int	tame__images_add(struct tame_images *, uint64_t lo, uint64_t hi);
-int	tame__images_meet(const struct tame_images *, uint64_t lo,
-	    uint64_t len);
-extern struct tame_images tame__images;
-
 /* Put unveil()'s layer in and refuse more unveil() (unveil.c); 0 or -1. */
 int	tame__unveil_lock(void);
 
@@ -70,14 +60,16 @@ int	tame__promises_parse(const char *s, tame_atoms *out, const char **bad);
 /*
  * Whether the first tame() of want looks for an AF_UNIX socket, to leave
  * the message calls unchecked (state NOUNIX) when there is none: where
- * messages on other sockets are likely (a UDP server, the resolver).
- * tools/precompile.c builds both variants of such sets.
+ * messages on other sockets are likely (a UDP server, the resolver), and
+ * where the process could not make one later anyway (UNIX not held; a
+ * socketpair() under NOUNIX is refused, policy.c).  tools/precompile.c
+ * builds both variants of such sets.
  */
 static inline int
 tame__nounix_considered(tame_atoms want)
 {
-	return (want & TAME_RW) && !(want & (TAME_CMSG | TAME__RECVFD)) &&
-	    (want & (TAME_INET | TAME_DNSPATH));
+	return (want & TAME_RW) && !(want & (TAME_CMSG | TAME__RECVFD |
+	    TAME_UNIX)) && (want & (TAME_INET | TAME_DNSPATH));
 }
 
 /* One trapped call, as the handler sees it. */
@@ -88,6 +80,7 @@ struct tame_call {
 	const char	*path;		/* that argument, copied once */
 	const char	*detail;	/* what the handler saw, for the report
 					   ("SCM_RIGHTS"), or NULL */
+	char		 detail_buf[48];	/* the supervisor's detail */
 	tame_atoms	 need;		/* with detail: the atoms it needs */
 	uint64_t	*mask;		/* the trapping thread's signal mask,
 					   set again when the handler returns */
@@ -189,6 +182,9 @@ int	tame__cmsg_rights(const void *ctl, size_t len);
 
 /* Write the violation line for c. */
 void	tame__violation(const struct tame_call *c);
+/* The line for c made by process prog[pid] holding held (pledge's words). */
+void	tame__violation_line(struct tame_line *, const struct tame_call *c,
+	    const char *prog, long pid, tame_atoms held, int pledged);
 /* Write a line of libtame's on stderr, raising no SIGPIPE. */
 void	tame__say(const struct tame_line *);
 
@@ -232,12 +228,13 @@ void	tame__warm(tame_atoms held);
 
 /* Descriptor passing (cmsg.c, tame.c). */
 int	tame__holds_unix_socket(void);
-int	tame__unix_checks_on(void);
 
 /* Landlock (landlock.c). */
 int	tame__landlock_needed(tame_atoms held);
 int	tame__landlock_is_current(tame_atoms held);
 int	tame__landlock_prepare(tame_atoms held, int *ruleset_fd);
+/* Under a filter, the layer's paths are opened marked (policy.c). */
+void	tame__landlock_opens_marked(int on);
 int	tame__landlock_domain(tame_atoms held, int *ruleset_fd);
 /* The kind of layer tame__landlock_domain() makes, by Landlock ABI. */
 enum {

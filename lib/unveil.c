@@ -26,7 +26,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "gate.h"
+#include "sys.h"
 #include "landlock_rights.h"
 #include "policy.h"
 #include "tame_int.h"
@@ -103,10 +103,10 @@ tame__unveil_lock(void)
 	/* on failure the rules stay, and a later lock may try again */
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
 		return -1;
-	r = tame__gate(SYS_landlock_restrict_self, ruleset, 0, 0, 0, 0, 0);
+	r = tame__sys(SYS_landlock_restrict_self, ruleset, 0, 0, 0, 0, 0);
 	if (r < 0)
 		return fail((int)-r);
-	tame__gate(SYS_close, ruleset, 0, 0, 0, 0, 0);
+	tame__sys(SYS_close, ruleset, 0, 0, 0, 0, 0);
 	ruleset = -1;
 	locked = 1;
 	return 0;
@@ -118,22 +118,22 @@ add_rule(const char *path, uint64_t rights)
 	struct landlock_path_beneath_attr pb;
 	long fd, r;
 
-	fd = tame__gate(SYS_openat, AT_FDCWD, (long)path, O_PATH | O_CLOEXEC,
+	fd = tame__sys(SYS_openat, AT_FDCWD, (long)path, O_PATH | O_CLOEXEC,
 	    0, 0, 0);
 	if (fd < 0)
 		return fail((int)-fd);
 	pb.parent_fd = (int)fd;
 	pb.allowed_access = rights & handled;
-	r = tame__gate(SYS_landlock_add_rule, ruleset,
+	r = tame__sys(SYS_landlock_add_rule, ruleset,
 	    LANDLOCK_RULE_PATH_BENEATH, (long)&pb, 0, 0, 0);
 	if (r == -EINVAL) {
 		/* a file: only the rights a file has */
 		pb.allowed_access &= UV_FILE;
-		r = pb.allowed_access == 0 ? 0 : tame__gate(
+		r = pb.allowed_access == 0 ? 0 : tame__sys(
 		    SYS_landlock_add_rule, ruleset,
 		    LANDLOCK_RULE_PATH_BENEATH, (long)&pb, 0, 0, 0);
 	}
-	tame__gate(SYS_close, fd, 0, 0, 0, 0, 0);
+	tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
 	return r < 0 ? fail((int)-r) : 0;
 }
 
@@ -158,7 +158,7 @@ unveil(const char *path, const char *permissions)
 	if (ruleset == -1) {
 		handled = known_rights(abi);
 		attr.handled_access_fs = handled;
-		fd = tame__gate(SYS_landlock_create_ruleset, (long)&attr,
+		fd = tame__sys(SYS_landlock_create_ruleset, (long)&attr,
 		    sizeof(attr), 0, 0, 0, 0);
 		if (fd < 0)
 			return fail((int)-fd);

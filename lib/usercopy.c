@@ -24,7 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gate.h"
+#include "sys.h"
 #include "tame_int.h"
 
 #define PAGE		4096u		/* the smallest page any arch has */
@@ -36,7 +36,7 @@ page_readable(uintptr_t p)
 
 	if (page == 0)
 		return 0;		/* NULL would mean "no set" */
-	return tame__gate(SYS_rt_sigprocmask, -1, (long)page, 0, 8, 0, 0) !=
+	return tame__sys(SYS_rt_sigprocmask, -1, (long)page, 0, 8, 0, 0) !=
 	    -EFAULT;
 }
 
@@ -83,7 +83,7 @@ tame__writable(uint64_t dst, size_t len)
 	if (len < 4 || p < PAGE || end < p)
 		return 0;
 	for (at = p; at < end; at = (at & ~(uintptr_t)(PAGE - 1)) + PAGE)
-		if (tame__gate(SYS_getcpu, (long)(end - at >= 4 ? at : end - 4),
+		if (tame__sys(SYS_getcpu, (long)(end - at >= 4 ? at : end - 4),
 		    0, 0, 0, 0, 0) == -EFAULT)
 			return 0;
 	return 1;

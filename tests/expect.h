@@ -25,10 +25,10 @@ extern const struct tame_ids *expect_ids;	/* TC_OWNUID/GID's; NULL */
 /*
  * One filter for (held, landlock_ok): the prologue as specified (foreign
  * architectures and, on x86-64, x32 numbers die), then the first row of
- * the table that matches.  gate is libtame's own syscall address.
+ * the table that matches.
  */
 uint32_t expect_ret(tame_atoms held, int landlock_ok, uint32_t arch, int nr,
-	    const uint64_t args[6], uint64_t ip, uint64_t gate);
+	    const uint64_t args[6]);
 
 /*
  * Several filters as the kernel runs them (rets[0] the oldest): the most

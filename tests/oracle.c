@@ -57,13 +57,28 @@
  * intersection that is not one block, arg != 0 with (arg & m) == 0, is
  * split by the highest set bit into at most 64 blocks.
  *
- * The gate.  TC_GATE compares instruction_pointer, which libseccomp
- * cannot load at all.  A context therefore describes one side of the
- * gate: off the gate every row with TC_GATE is dropped (it cannot
- * match), at the gate the condition is dropped (it always holds).  The
- * comparison harness picks the side by ip == gate, so the oracle still
- * has an opinion on every tuple; tests/t_oracle.c also checks the gate
- * rows against tame_policy_match().
+ * The supervisor's claims.  TC_WITHIN (the request's atoms, one half
+ * each, all held) is (arg & ~held-half) == 0 on the low 32 bits: one
+ * block, with the mask's high word clear as for TC_IN.
+ *
+ * libtame's marker.  A marked row (policy.h, TAME_MARK) compares a whole
+ * low word with one value, and every later row of its call with another
+ * action must leave that value out: 32 blocks, one per bit, which
+ * multiply with the blocks that row leaves out on other arguments.
+ * rt_sigaction's trap (SIGSYS's row left out on argument 0, the marker
+ * on argument 4) became 1024 rules; one context came to some 1500 rules
+ * and 5000 instructions, past BPF_MAXINSNS, 0.3 s a target to build
+ * against 3 ms without the marked rows: the sweeps would have taken
+ * most of an hour.  No cover by cubes does better (a word one bit off
+ * the value at bit i needs a block testing bit i, so a cube holds one
+ * such word per argument).  So tame_oracle_bpf() builds two contexts,
+ * as the gate's two sides once were: one where every marked row fails,
+ * and one, for the calls whose answer a marked row can change, where
+ * their marker compares hold; and joins them behind a few instructions
+ * of its own that send a call of those to the second exactly when the
+ * low word of its marked argument is the marker.  Each context is exact
+ * on the calls sent to it, so the joined program is exact on all.
+ * tame_oracle_ctx() stays the one exact context, for those that load it.
  *
  * The prologue.  Bad architecture: SCMP_FLTATR_ACT_BADARCH is
  * KILL_PROCESS, as in compile.c.  x32: libseccomp adds its own check to
@@ -78,6 +93,7 @@
 #include <linux/seccomp.h>
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -330,12 +346,32 @@ tame_oracle_set_ids(const struct tame_ids *ids)
 	oracle_ids = ids;
 }
 
+/* Is c a marker compare (policy.h, tame_rule_marked)? */
+static int
+is_marker(const struct tame_cond *c)
+{
+	return c->op == TC_IN && c->nval == 1 && c->mask == 0xffffffffu &&
+	    c->val[0] == TAME_MARK;
+}
+
 /*
- * The tuples one row's conditions hold for, on one side of the gate.
- * Values with bits outside the mask never match and are left out.
+ * Which calls a context decides as the table does: every call (SIDE_ALL),
+ * those whose marked argument is not the marker (SIDE_UNMARKED: marker
+ * compares fail), or those whose marked argument is (SIDE_MARKED: they
+ * hold).
+ */
+#define SIDE_ALL	-1
+#define SIDE_UNMARKED	0
+#define SIDE_MARKED	1
+
+/*
+ * The tuples one row's conditions hold for, under held, on one side of
+ * the marker.  Values with bits outside the mask never match and are
+ * left out.
  */
 static void
-row_region(const struct tame_rule *rule, int at_gate, struct region *r)
+row_region(const struct tame_rule *rule, tame_atoms held, int side,
+    struct region *r)
 {
 	const struct tame_cond *c;
 	struct blk b[TAME_MAXVAL + TAME_MAXGIDS + 1];
@@ -347,6 +383,10 @@ row_region(const struct tame_rule *rule, int at_gate, struct region *r)
 		nb = 0;
 		switch (c->op) {
 		case TC_IN:
+			if (side == SIDE_MARKED && is_marker(c))
+				continue;	/* holds */
+			if (side == SIDE_UNMARKED && is_marker(c))
+				break;		/* nb == 0: never */
 			for (j = 0; j < c->nval; j++)
 				if ((c->val[j] & ~c->mask) == 0)
 					b[nb++] = blk_eq(c->mask, c->val[j]);
@@ -358,10 +398,10 @@ row_region(const struct tame_rule *rule, int at_gate, struct region *r)
 			b[nb].m = b[nb].v = 0;
 			b[nb++].nz = 1;
 			break;
-		case TC_GATE:
-			if (at_gate)
-				continue;
-			break;		/* nb == 0: never */
+		case TC_WITHIN:		/* nothing but held atoms claimed */
+			b[nb++] = blk_eq(~(uint32_t)(held >> (c->val[0] ?
+			    32 : 0)), 0);
+			break;
 		case TC_SELF:		/* the low half, as an int */
 			if (oracle_pid > 0)
 				b[nb++] = blk_eq(0xffffffffu,
@@ -382,7 +422,7 @@ row_region(const struct tame_rule *rule, int at_gate, struct region *r)
 				    oracle_ids->gid[j]);
 			break;
 		}
-		region_and(r, c->op == TC_GATE ? 0 : c->arg, b, nb);
+		region_and(r, c->arg, b, nb);
 	}
 }
 
@@ -446,7 +486,7 @@ emit_region(scmp_filter_ctx ctx, int nr, const struct region *r,
  */
 static int
 add_syscall(scmp_filter_ctx ctx, int nr, tame_atoms held, int landlock_ok,
-    int at_gate)
+    int side)
 {
 	struct row rows[MAXROWS];
 	const struct tame_rule *t;
@@ -462,7 +502,7 @@ add_syscall(scmp_filter_ctx ctx, int nr, tame_atoms held, int landlock_ok,
 			rc = -E2BIG;	/* never with this table */
 			break;
 		}
-		row_region(t, at_gate, &rows[n].r);
+		row_region(t, held, side, &rows[n].r);
 		rows[n].act = tame_rule_ret(t, held, landlock_ok);
 		if (region_is_all(&rows[n].r)) {
 			fallback = rows[n].act;
@@ -513,11 +553,68 @@ first_row_of(int i)
 	return 1;
 }
 
-scmp_filter_ctx
-tame_oracle_ctx_side(tame_atoms held, int landlock_ok, int at_gate)
+/*
+ * The argument the marked rows of call nr compare with the marker; -1
+ * when it has none, -2 when they name two (never with this table: the
+ * join would have to look at both).
+ */
+static int
+marked_arg(int nr)
+{
+	const struct tame_cond *c;
+	int i, k, arg = -1;
+
+	for (i = 0; i < tame_nrules; i++) {
+		if (tame_rules[i].nr != nr)
+			continue;
+		for (k = 0; k < TAME_MAXCOND; k++) {
+			c = &tame_rules[i].cond[k];
+			if (c->op == TC_END || !is_marker(c))
+				continue;
+			if (arg != -1 && arg != c->arg)
+				return -2;
+			arg = c->arg;
+		}
+	}
+	return arg;
+}
+
+/*
+ * Can the marker change call nr's answer under held?  Some marked row
+ * applies, and the rows up to the first one without conditions, and the
+ * violation after them if there is none, do not all answer alike.  A
+ * call they all answer alike is one constant on both sides: sending it
+ * by its argument would only hide from the kernel's cache analysis (and
+ * t_cache's replay of it) that it is.
+ */
+static int
+marker_matters(int nr, tame_atoms held, int landlock_ok)
+{
+	const struct tame_rule *t;
+	uint32_t ret, first = 0;
+	int i, n = 0, marked = 0, alike = 1;
+
+	for (i = 0; i < tame_nrules; i++) {
+		t = &tame_rules[i];
+		if (t->nr != nr || !tame_rule_applies(t, held))
+			continue;
+		ret = tame_rule_ret(t, held, landlock_ok);
+		if (n++ == 0)
+			first = ret;
+		else if (ret != first)
+			alike = 0;
+		marked |= tame_rule_marked(t);
+		if (t->cond[0].op == TC_END)
+			return marked && !alike;
+	}
+	return marked && (!alike || first != tame_violation_ret(held));
+}
+
+static scmp_filter_ctx
+oracle_ctx(tame_atoms held, int landlock_ok, int side)
 {
 	scmp_filter_ctx ctx;
-	int i;
+	int i, nr;
 
 	oracle_nrules = 0;
 	/*
@@ -546,8 +643,10 @@ tame_oracle_ctx_side(tame_atoms held, int landlock_ok, int at_gate)
 	for (i = 0; i < tame_nrules; i++) {
 		if (!first_row_of(i))
 			continue;
-		if (add_syscall(ctx, tame_rules[i].nr, held, landlock_ok,
-		    at_gate) != 0)
+		nr = tame_rules[i].nr;
+		if (side == SIDE_MARKED && !marker_matters(nr, held, landlock_ok))
+			continue;		/* never sent there */
+		if (add_syscall(ctx, nr, held, landlock_ok, side) != 0)
 			goto fail;
 	}
 	return ctx;
@@ -557,10 +656,9 @@ fail:
 }
 
 scmp_filter_ctx
-tame_oracle_ctx(tame_atoms held, int landlock_ok, uint64_t gate)
+tame_oracle_ctx(tame_atoms held, int landlock_ok)
 {
-	(void)gate;	/* libseccomp cannot compare instruction_pointer */
-	return tame_oracle_ctx_side(held, landlock_ok, 0);
+	return oracle_ctx(held, landlock_ok, SIDE_ALL);
 }
 
 /* seccomp_export_bpf() only writes to a descriptor: a memfd, read back. */
@@ -591,26 +689,85 @@ export(scmp_filter_ctx ctx, struct sock_filter *buf, int max)
 	return n;
 }
 
-int
-tame_oracle_bpf_side(tame_atoms held, int landlock_ok, int at_gate,
+/* One side's context, exported into buf; the count, or -1. */
+static int
+export_side(tame_atoms held, int landlock_ok, int side,
     struct sock_filter *buf, int max)
 {
 	scmp_filter_ctx ctx;
 	int n;
 
-	if ((ctx = tame_oracle_ctx_side(held, landlock_ok, at_gate)) == NULL)
+	if ((ctx = oracle_ctx(held, landlock_ok, side)) == NULL)
 		return -1;
 	n = export(ctx, buf, max);
 	seccomp_release(ctx);
 	return n;
 }
 
+#define MAXJOIN		32	/* calls the marker can change the answer of */
+
+/*
+ * The two sides joined (see the top of this file):
+ *
+ *	ld arch; jeq native, 0, unmarked
+ *	ld nr
+ *	for each call the marker can change:
+ *		jeq nr, 0, 2; ld its marked argument's low word;
+ *		jeq TAME_MARK, marked, unmarked
+ *	ja unmarked
+ * marked:
+ *	ja (over the unmarked side)
+ * unmarked:
+ *	the unmarked side's program, then the marked side's
+ *
+ * Both end every path in a RET, and their jumps are relative: each runs
+ * as it was exported.
+ */
 int
-tame_oracle_bpf(tame_atoms held, int landlock_ok, uint64_t gate,
-    struct sock_filter *buf, int max)
+tame_oracle_bpf(tame_atoms held, int landlock_ok, struct sock_filter *buf,
+    int max)
 {
-	(void)gate;
-	return tame_oracle_bpf_side(held, landlock_ok, 0, buf, max);
+	const uint32_t off_nr = offsetof(struct seccomp_data, nr);
+	const uint32_t off_arch = offsetof(struct seccomp_data, arch);
+	int nr[MAXJOIN], arg[MAXJOIN], n = 0, i, pre, n0, n1, nrules;
+
+	for (i = 0; i < tame_nrules; i++) {
+		if (!first_row_of(i) || !marker_matters(tame_rules[i].nr, held,
+		    landlock_ok))
+			continue;
+		if (n == MAXJOIN || (arg[n] = marked_arg(tame_rules[i].nr)) < 0)
+			return -1;	/* never with this table */
+		nr[n++] = tame_rules[i].nr;
+	}
+	pre = n > 0 ? 5 + 3 * n : 0;
+	if (pre > max || (n0 = export_side(held, landlock_ok,
+	    n > 0 ? SIDE_UNMARKED : SIDE_ALL, buf + pre, max - pre)) < 0)
+		return -1;
+	if (n == 0)
+		return n0;
+	nrules = oracle_nrules;
+	if ((n1 = export_side(held, landlock_ok, SIDE_MARKED, buf + pre + n0,
+	    max - pre - n0)) < 0)
+		return -1;
+	oracle_nrules += nrules;
+	buf[0] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+	    off_arch);
+	buf[1] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+	    tame_audit_arch(), 0, pre - 2);
+	buf[2] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, off_nr);
+	for (i = 0; i < n; i++) {
+		buf[3 + 3 * i] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ |
+		    BPF_K, (uint32_t)nr[i], 0, 2);
+		/* the low word: seccomp_data is little-endian (compile.c) */
+		buf[4 + 3 * i] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W |
+		    BPF_ABS, offsetof(struct seccomp_data, args) + 8 * arg[i]);
+		buf[5 + 3 * i] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ |
+		    BPF_K, TAME_MARK, (pre - 1) - (5 + 3 * i) - 1,
+		    pre - (5 + 3 * i) - 1);
+	}
+	buf[pre - 2] = (struct sock_filter)BPF_STMT(BPF_JMP | BPF_JA, 1);
+	buf[pre - 1] = (struct sock_filter)BPF_STMT(BPF_JMP | BPF_JA, n0);
+	return pre + n0 + n1;
 }
 
 int

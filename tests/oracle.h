@@ -26,22 +26,12 @@
 
 /*
  * A filter context for the expanded flags held, deciding every call as
- * the first filter tame_compile() makes for them.  libseccomp cannot
- * load seccomp_data.instruction_pointer, so one context cannot answer
- * for every ip: this one answers for calls made anywhere but the gate
- * (ip != gate; rows that need the gate never match).  gate is accepted
- * for symmetry with tame_compile() and otherwise unused; use
- * tame_oracle_ctx_side(..., 1) for calls made from the gate.  Returns
- * NULL on failure.  Release with seccomp_release().
+ * the first filter tame_compile() makes for them.  Returns NULL on
+ * failure.  Release with seccomp_release().  One context is large where
+ * libtame's marked rows apply (oracle.c): tame_oracle_bpf() is the one
+ * to run many times.
  */
-scmp_filter_ctx	tame_oracle_ctx(tame_atoms held, int landlock_ok, uint64_t gate);
-
-/*
- * The same context for one side of the gate: at_gate 1 assumes every
- * call comes from libtame's gate (TC_GATE conditions hold), 0 that none
- * does.
- */
-scmp_filter_ctx	tame_oracle_ctx_side(tame_atoms held, int landlock_ok, int at_gate);
+scmp_filter_ctx	tame_oracle_ctx(tame_atoms held, int landlock_ok);
 
 /*
  * The pid that rows comparing with the process's own pid (TC_SELF) name
@@ -58,12 +48,13 @@ void	tame_oracle_set_pid(int pid);
 void	tame_oracle_set_ids(const struct tame_ids *ids);
 
 /*
- * Export the context's BPF into buf (at most max instructions), with the
- * emulation stand-in replaced.  Returns the instruction count, or -1.
+ * The same decisions as a program in buf (at most max instructions),
+ * with the emulation stand-in replaced: libseccomp's programs for calls
+ * with and without libtame's marker, behind a few instructions that send
+ * each call to its side (oracle.c).  Returns the instruction count, or
+ * -1.
  */
-int	tame_oracle_bpf(tame_atoms held, int landlock_ok, uint64_t gate,
-	    struct sock_filter *buf, int max);
-int	tame_oracle_bpf_side(tame_atoms held, int landlock_ok, int at_gate,
+int	tame_oracle_bpf(tame_atoms held, int landlock_ok,
 	    struct sock_filter *buf, int max);
 
 /*

@@ -8,8 +8,8 @@
  *
  * A line "FLAGS" is the first filter of tame(FLAGS); "FLAGS > NARROWER"
  * the delta a later tame(NARROWER) stacks over it in the same process.
- * Each program is tame_compile()'s own, for a placeholder pid and gate
- * address that tame_prog_relocate() rewrites; where the first tame()
+ * Each program is tame_compile()'s own, for a placeholder pid that
+ * tame_prog_relocate() rewrites; where the first tame()
  * may find the process without an AF_UNIX socket, the variant for that
  * state too.  Landlock available.  Not installed: a build tool.
  */
@@ -22,9 +22,8 @@
 #include "tame.h"
 #include "tame_int.h"
 
-/* Placeholders: any pid and gate compile to the same jumps (compile.h). */
+/* A placeholder: any pid compiles to the same jumps (compile.h). */
 #define ANY_PID		1
-#define ANY_GATE	0x1000ULL
 #define MAXPROGS	256
 
 static struct tame_prog	prog;
@@ -62,7 +61,7 @@ emit_program(tame_atoms prev_held, tame_atoms held, const char *text)
 	if (nmade == MAXPROGS)
 		errx(1, "%s: more than %d programs", file, MAXPROGS);
 	if (tame_compile(&next, prev_held == TAME_PRE_FIRST ? NULL : &prev,
-	    ANY_GATE, &prog) == -1)
+	    &prog) == -1)
 		err(1, "%s:%d: compile %s", file, lineno, text);
 	/* the instructions now, into the array being written */
 	printf("\n\t/* %d: %s%s, %d instructions */", nmade, text,

@@ -777,7 +777,7 @@ dump_bpf(const char *fstr, int raw)
 	t.held = tame_expand(flags);
 	t.landlock_ok = 1;
 	t.pid = getpid();		/* as tame() would compile it here */
-	if (tame_compile(&t, NULL, tame__gate_ip(), &p) == -1)
+	if (tame_compile(&t, NULL, &p) == -1)
 		err(1, "compile");
 	if (raw) {
 		if (fwrite(p.insn, sizeof(p.insn[0]), p.len, stdout) !=

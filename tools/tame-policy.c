@@ -124,8 +124,6 @@ action_name(const struct tame_rule *r)
 		return "emulate";
 	case TA_LANDLOCK:
 		return "landlock";
-	case TA_NOLANDLOCK:
-		return "nolandlock";
 	case TA_DENY:
 		return "deny";
 	}
@@ -160,28 +158,18 @@ print_tsv(void)
 	}
 }
 
-/* Made only from libtame's own syscall instruction? */
+/* Made only by libtame itself, marked (policy.h, TAME_MARK)? */
 static int
 is_gate(const struct tame_rule *r)
 {
-	int k;
-
-	for (k = 0; k < TAME_MAXCOND && r->cond[k].op != TC_END; k++)
-		if (r->cond[k].op == TC_GATE)
-			return 1;
-	return 0;
+	return tame_rule_marked(r);
 }
 
-/* Does the row test arguments, beyond where the call comes from? */
+/* Does the row test arguments? */
 static int
 tests_args(const struct tame_rule *r)
 {
-	int k;
-
-	for (k = 0; k < TAME_MAXCOND && r->cond[k].op != TC_END; k++)
-		if (r->cond[k].op != TC_GATE)
-			return 1;
-	return 0;
+	return r->cond[0].op != TC_END;
 }
 
 /* Does a row after row i allow the same call in the group? */
@@ -194,8 +182,7 @@ allowed_later(int i, tame_atoms group)
 	for (j = i + 1; j < tame_nrules; j++) {
 		q = &tame_rules[j];
 		if (q->nr == r->nr && (ANY(q) & group) != 0 &&
-		    (q->action == TA_ALLOW || q->action == TA_LANDLOCK ||
-		    q->action == TA_NOLANDLOCK))
+		    (q->action == TA_ALLOW || q->action == TA_LANDLOCK))
 			return 1;
 	}
 	return 0;
@@ -217,7 +204,6 @@ starred(int nr, tame_atoms group)
 		if (r->nr != nr || (ANY(r) & group) == 0 || !tame_row(r))
 			continue;
 		if (r->action != TA_ALLOW && r->action != TA_LANDLOCK &&
-		    r->action != TA_NOLANDLOCK &&
 		    r->action != TA_DENY && !allowed_later(i, group))
 			continue;
 		if (tests_args(r))
@@ -250,8 +236,7 @@ static int
 row_listed(const struct tame_rule *r, tame_atoms group)
 {
 	return (ANY(r) & group) != 0 && tame_row(r) &&
-	    (r->action == TA_ALLOW || r->action == TA_LANDLOCK ||
-	    r->action == TA_NOLANDLOCK);
+	    (r->action == TA_ALLOW || r->action == TA_LANDLOCK);
 }
 
 /*
@@ -479,8 +464,9 @@ print_conds(const struct tame_rule *r)
 		case TC_NOTNULL:
 			printf("the %s argument is not NULL", ordinal(c->arg));
 			continue;
-		case TC_GATE:
-			printf("the call comes from libtame itself");
+		case TC_WITHIN:
+			printf("the %s argument claims no atom not held",
+			    ordinal(c->arg));
 			continue;
 		case TC_SELF:
 			printf("the %s argument is the process's own pid",
@@ -488,6 +474,11 @@ print_conds(const struct tame_rule *r)
 			continue;
 		}
 		printf("the %s argument ", ordinal(c->arg));
+		if (c->mask == 0xffffffffu && c->nval == 1 &&
+		    c->val[0] == TAME_MARK) {
+			printf("is libtame's marker");
+			continue;
+		}
 		if (c->mask != 0xffffffffu && c->nval == 1 &&
 		    c->val[0] == c->mask) {
 			printf("has bits 0x%x set", c->mask);
@@ -724,10 +715,11 @@ print_pledge_mdoc(void)
 				    tame_rules[k].action != TA_ERRNO;
 			if (seen)
 				continue;
+			if (tame_rule_marked(r))
+				continue;	/* libtame's own calls */
 			for (star = r->action == TA_EMULATE, k = 0;
 			    k < TAME_MAXCOND; k++)
-				if (r->cond[k].op != TC_END &&
-				    r->cond[k].op != TC_GATE)
+				if (r->cond[k].op != TC_END)
 					star = 1;
 			if (!any++)
 				list_begin(&l, "Allows");

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * sup_int.h: the supervisor's own workings (supervisor.h says what it is
+ * for).  It runs in a process of its own, forked from the one it serves:
+ * everything here reads the caller's memory and descriptors from the
+ * outside, through /proc/TID, and trusts none of it.
+ */
+#ifndef TAME_SUP_INT_H
+#define TAME_SUP_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "policy.h"
+#include "supervisor.h"
+
+/* One notification being answered. */
+struct sup_req {
+	int		 listener;
+	uint64_t	 id;		/* the kernel's, for the answer */
+	int		 tid;		/* the calling thread, as seen here */
+	int		 tgid;		/* its process, once looked up */
+	int		 mem;		/* /proc/TID/mem, or -1 until used */
+	int		 nr;		/* the call that was notified */
+	uint64_t	 args[6];
+	tame_atoms	 held;		/* what the caller holds, for its
+					   request (the filters' check of
+					   its claim, and what this process
+					   knows of it) */
+	int		 answered;	/* an ADDFD answered it already */
+	int		 cont;		/* let the call itself go on */
+	int		 wait;		/* it would block: answer it later */
+	struct sup_proc	*forked;	/* a fork let go on: record its child */
+};
+
+/*
+ * The caller's memory: copy len bytes in or out, or a string (its length
+ * or -errno); 0 or -EFAULT.  Each byte is read once; the answer is made
+ * from the copy.
+ */
+int	sup_read(struct sup_req *, void *dst, uint64_t src, size_t len);
+long	sup_read_str(struct sup_req *, char *dst, size_t len, uint64_t src);
+int	sup_write(struct sup_req *, uint64_t dst, const void *src, size_t len);
+
+/* Is the caller still waiting for this answer (its tid not reused)? */
+int	sup_valid(struct sup_req *);
+
+/*
+ * Hand descriptor fd (the supervisor's) to the caller as the call's
+ * result, close-on-exec or not; the answer is given.  The new number,
+ * or -errno.
+ */
+long	sup_addfd(struct sup_req *, int fd, int cloexec);
+
+/*
+ * Does the caller act with the supervisor's credentials (ids, groups,
+ * capabilities)?  A call made here for a caller that changed its ids
+ * since would be made with other rights: it is refused (EPERM) instead.
+ */
+int	sup_same_creds(struct sup_req *);
+
+/*
+ * Open path as the caller would find it: relative to its directory
+ * descriptor dirfd (AT_FDCWD: its working directory), absolute from its
+ * root; with oflags (O_PATH, O_NOFOLLOW, ...), no magic link on the way.
+ * The descriptor, or -errno.
+ */
+long	sup_open_at(struct sup_req *, int dirfd, const char *path,
+	    int oflags);
+
+/* The caller's descriptor fd, opened again here as O_PATH; or -errno. */
+long	sup_caller_fd(struct sup_req *, int fd);
+
+/* The caller's descriptor fd itself (pidfd_getfd: one open file). */
+long	sup_caller_file(struct sup_req *, int fd);
+
+struct sup_proc;
+
+/*
+ * What one process of an exec tree runs (sup_procs.c): the atoms of its
+ * image, and what an image it execs will get.
+ */
+struct sup_proc {
+	int		 tgid;		/* 0: a free slot */
+	int		 pidfd;		/* to see it go */
+	tame_atoms	 held;		/* its image's atoms */
+	tame_atoms	 exec_held;	/* an exec'd image's, unless NULL */
+	int		 exec_null;
+	int		 pin;		/* an exec let go on: its old memory */
+	uint64_t	 pin_at;	/* an address mapped there */
+	int		 vm_peer;	/* or the process whose memory it used
+					   (vfork, posix_spawn) at the exec */
+};
+
+void	sup_procs_init(int pledger, tame_atoms held, tame_atoms exec_held,
+	    int exec_null);
+/* The caller's record (sets r->tgid); NULL where none can be made. */
+struct sup_proc *sup_proc_of(struct sup_req *r);
+/* An exec about to go on; mapped: an address of its old image. */
+void	sup_proc_exec(struct sup_proc *, struct sup_req *r, uint64_t mapped);
+/* A fork let go on from thread tid: record the child. */
+void	sup_proc_fork(struct sup_proc *, int tid);
+/* The process narrowed itself (TAME_ASK_NARROW). */
+void	sup_proc_narrow(struct sup_proc *, tame_atoms held, int exec_given,
+	    tame_atoms exec_held);
+
+/* /proc/N/tail into buf (64 bytes), and a number from /proc/TID/status. */
+const char *sup_proc_path(char *buf, int n, const char *tail);
+long	sup_status_num(int tid, const char *key);
+
+/*
+ * A call of an exec tree's process the filter sent here (sup_exec.c):
+ * judged by the image the caller runs.  Returns the result for the
+ * answer, or sets r->answered / r->cont.
+ */
+long	sup_direct(struct sup_req *r);
+
+/*
+ * Make the trapped call q describes for the caller (sup_calls.c).
+ * Returns its result or -errno; q->verdict, q->detail and q->need say
+ * how it was judged.
+ */
+long	sup_call(struct sup_req *, struct tame_ask *q);
+
+#endif /* TAME_SUP_INT_H */

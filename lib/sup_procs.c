@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * sup_procs.c: which image each process of a tree runs, as the
+ * supervisor knows it where pledge's exec is held.
+ *
+ * Every process under the filter shares it, yet each runs one image:
+ * the one that pledged (its promises), or one exec'd since (its
+ * execpromises, or nothing when they are NULL).  No register or memory
+ * of a process can say which without its say-so; the supervisor knows,
+ * because it sees every exec and every fork (compile.c,
+ * always_supervised):
+ *
+ *	fork	the child runs its parent's image: recorded when it first
+ *		shows up in the parent's list of children, which the
+ *		supervisor reads right after letting the fork go on
+ *	exec	the process runs a new image once its old memory is gone:
+ *		the supervisor holds the old memory open (/proc/PID/mem)
+ *		when it lets the exec go on, and at the process's next call
+ *		a read of it finds nothing (a failed exec left it as it was)
+ *	narrow	the process says so itself (TAME_ASK_NARROW): records only
+ *		ever lose atoms
+ *
+ * A process it cannot place (its parent gone before it showed up) gets
+ * what both kinds of image may do (the promises and execpromises that
+ * pledged first, together): never more than either.  Records go when
+ * their process does (a pidfd that polls readable).
+ */
+#include <sys/syscall.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "compile.h"
+#include "sup_int.h"
+#include "sys.h"
+#include "tame_int.h"
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open	434
+#endif
+#ifndef KCMP_VM
+#define KCMP_VM		1
+#endif
+
+#define MAXPROCS	4096
+
+static struct sup_proc	procs[MAXPROCS];
+static int		nprocs;		/* slots ever used */
+static struct sup_proc	root;		/* what pledged first */
+
+/* "/proc/" N "/" tail. */
+const char *
+sup_proc_path(char *buf, int n, const char *tail)
+{
+	char digits[16];
+	int d = 0, i;
+	unsigned v = (unsigned)n;
+
+	do
+		digits[d++] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	memcpy(buf, "/proc/", 6);
+	i = 6;
+	while (d > 0)
+		buf[i++] = digits[--d];
+	buf[i++] = '/';
+	memcpy(buf + i, tail, strlen(tail) + 1);
+	return buf;
+}
+
+long
+sup_status_num(int tid, const char *key)
+{
+	char path[64], buf[2048], *p;
+	long fd, n, v = 0;
+
+	fd = tame__sys(SYS_openat, AT_FDCWD, (long)sup_proc_path(path, tid,
+	    "status"), O_RDONLY | O_CLOEXEC, 0, 0, 0);
+	if (fd < 0)
+		return -1;
+	n = tame__sys(SYS_read, fd, (long)buf, sizeof(buf) - 1, 0, 0, 0);
+	tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	if ((p = strstr(buf, key)) == NULL)
+		return -1;
+	for (p += strlen(key); *p == '\t' || *p == ' '; p++)
+		;
+	if (*p < '0' || *p > '9')
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++)
+		v = v * 10 + (*p - '0');
+	return v;
+}
+
+/* Has the process of this record ended (its pid free for another)? */
+static int
+gone(const struct sup_proc *p)
+{
+	struct pollfd q = { p->pidfd, POLLIN, 0 };
+	struct timespec zero = { 0, 0 };
+
+	return p->pidfd < 0 || (tame__sys(SYS_ppoll, (long)&q, 1, (long)&zero,
+	    0, 8, 0) == 1 && (q.revents & (POLLIN | POLLHUP)));
+}
+
+static void
+drop(struct sup_proc *p)
+{
+	if (p->pidfd >= 0)
+		tame__sys(SYS_close, p->pidfd, 0, 0, 0, 0, 0);
+	if (p->pin >= 0)
+		tame__sys(SYS_close, p->pin, 0, 0, 0, 0, 0);
+	memset(p, 0, sizeof(*p));
+	p->pidfd = p->pin = -1;
+}
+
+static struct sup_proc *
+find(int tgid)
+{
+	int i;
+
+	for (i = 0; i < nprocs; i++)
+		if (procs[i].tgid == tgid) {
+			if (!gone(&procs[i]))
+				return &procs[i];
+			drop(&procs[i]);	/* its pid came back */
+			return NULL;
+		}
+	return NULL;
+}
+
+/* A new record for tgid, like model; NULL when full. */
+static struct sup_proc *
+add(int tgid, const struct sup_proc *model)
+{
+	struct sup_proc *p = NULL;
+	long pidfd;
+	int i;
+
+	for (i = 0; i < nprocs && p == NULL; i++)
+		if (procs[i].tgid == 0 || gone(&procs[i])) {
+			drop(&procs[i]);
+			p = &procs[i];
+		}
+	if (p == NULL) {
+		if (nprocs == MAXPROCS)
+			return NULL;
+		p = &procs[nprocs++];
+	}
+	if ((pidfd = tame__sys(SYS_pidfd_open, tgid, 0, 0, 0, 0, 0)) < 0)
+		return NULL;
+	*p = *model;
+	p->tgid = tgid;
+	p->pidfd = (int)pidfd;
+	p->pin = -1;
+	return p;
+}
+
+void
+sup_procs_init(int pledger, tame_atoms held, tame_atoms exec_held,
+    int exec_null)
+{
+	int i;
+
+	for (i = 0; i < MAXPROCS; i++)
+		procs[i].pidfd = procs[i].pin = -1;
+	root.held = held;
+	root.exec_held = exec_held;
+	root.exec_null = exec_null;
+	root.pidfd = root.pin = -1;
+	add(pledger, &root);
+}
+
+/* What an image exec'd by p holds. */
+static tame_atoms
+after_exec(const struct sup_proc *p)
+{
+	if (p->exec_null)
+		return TAME_UNRESTRICTED;	/* not pledged at all */
+	return p->exec_held | TAME__LOADER;
+}
+
+/*
+ * An exec p let go on: is its old memory gone?  Then it runs the new
+ * image; else the exec failed and it runs the old one.
+ */
+static void
+settle(struct sup_proc *p)
+{
+	char byte;
+	long n;
+
+	if (p->vm_peer > 0) {
+		/* a vfork child: its exec ends the memory it shared */
+		if (tame__sys(SYS_kcmp, p->tgid, p->vm_peer, KCMP_VM, 0, 0,
+		    0) != 0) {
+			p->held = after_exec(p);
+			p->vm_peer = 0;
+		}
+		return;
+	}
+	if (p->pin < 0)
+		return;
+	n = tame__sys(SYS_pread64, p->pin, (long)&byte, 1, (long)p->pin_at, 0,
+	    0);
+	if (n == 0 || n == -ESRCH) {
+		p->held = after_exec(p);
+		/* its own execs get the same execpromises, as OpenBSD's */
+	}
+	tame__sys(SYS_close, p->pin, 0, 0, 0, 0, 0);
+	p->pin = -1;
+}
+
+struct sup_proc *
+sup_proc_of(struct sup_req *r)
+{
+	struct sup_proc *p, *parent, guess;
+	long tgid, ppid;
+
+	if ((tgid = sup_status_num(r->tid, "\nTgid:")) <= 0)
+		return NULL;
+	r->tgid = (int)tgid;
+	if ((p = find((int)tgid)) != NULL) {
+		settle(p);
+		return p;
+	}
+	/* unknown: its parent's image, which it was forked in */
+	ppid = sup_status_num((int)tgid, "\nPPid:");
+	parent = ppid > 0 ? find((int)ppid) : NULL;
+	if (parent != NULL)
+		settle(parent);
+	if (parent != NULL && parent->pin < 0)
+		guess = *parent;
+	else {
+		/* no parent to place it by: what both kinds may do */
+		guess = root;
+		guess.held = root.held & after_exec(&root);
+		guess.exec_held &= guess.held;
+	}
+	return add((int)tgid, &guess);
+}
+
+void
+sup_proc_exec(struct sup_proc *p, struct sup_req *r, uint64_t mapped)
+{
+	char path[64];
+	long fd, ppid;
+
+	if (p->pin >= 0) {
+		tame__sys(SYS_close, p->pin, 0, 0, 0, 0, 0);
+		p->pin = -1;
+	}
+	/*
+	 * A child that runs in its parent's memory (vfork, posix_spawn):
+	 * that memory stays when the child's exec succeeds; the two just
+	 * stop sharing it.
+	 */
+	p->vm_peer = 0;
+	ppid = sup_status_num(p->tgid, "\nPPid:");
+	if (ppid > 0 && tame__sys(SYS_kcmp, p->tgid, ppid, KCMP_VM, 0, 0,
+	    0) == 0) {
+		p->vm_peer = (int)ppid;
+		return;
+	}
+	fd = tame__sys(SYS_openat, AT_FDCWD, (long)sup_proc_path(path, r->tid,
+	    "mem"), O_RDONLY | O_CLOEXEC, 0, 0, 0);
+	if (fd < 0) {
+		/* cannot tell when it changes: from now on, the new image */
+		p->held = after_exec(p);
+		return;
+	}
+	p->pin = (int)fd;
+	p->pin_at = mapped;
+}
+
+/*
+ * After a fork p let go on, from thread tid: the child shows up in the
+ * thread's list of children; recorded with p's image.  A fork that
+ * failed shows none: the look gives up after a while.
+ */
+void
+sup_proc_fork(struct sup_proc *p, int tid)
+{
+	char path[64], tail[48] = "task/", buf[4096], *s;
+	long fd, n, child;
+	int i, tries, k;
+	char digits[16];
+	unsigned v = (unsigned)tid;
+
+	k = 0;
+	do
+		digits[k++] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	for (i = 5; k > 0; )
+		tail[i++] = digits[--k];
+	memcpy(tail + i, "/children", 10);
+	for (tries = 0; tries < 2000; tries++) {
+		fd = tame__sys(SYS_openat, AT_FDCWD, (long)sup_proc_path(path,
+		    p->tgid, tail), O_RDONLY | O_CLOEXEC, 0, 0, 0);
+		if (fd < 0)
+			return;
+		n = tame__sys(SYS_read, fd, (long)buf, sizeof(buf) - 1, 0, 0, 0);
+		tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
+		if (n < 0)
+			return;
+		buf[n] = '\0';
+		for (s = buf; *s != '\0'; ) {
+			for (child = 0; *s >= '0' && *s <= '9'; s++)
+				child = child * 10 + (*s - '0');
+			while (*s == ' ')
+				s++;
+			if (child > 0 && find((int)child) == NULL) {
+				add((int)child, p);
+				return;
+			}
+			if (child == 0 && *s != '\0')
+				s++;
+		}
+		tame__sys(SYS_sched_yield, 0, 0, 0, 0, 0, 0);
+	}
+}
+
+void
+sup_proc_narrow(struct sup_proc *p, tame_atoms held, int exec_given,
+    tame_atoms exec_held)
+{
+	p->held &= held;
+	if (exec_given) {
+		if (p->exec_null)
+			p->exec_held = exec_held;
+		else
+			p->exec_held &= exec_held;
+		p->exec_null = 0;
+	}
+}
