@@ -104,7 +104,7 @@ enter_domain(int flags)
 
 	if (tame__landlock_domain(tame_expand(flags), &fd) == -1)
 		return -1;
-	return fd == -1 ? 0 : tame__landlock_enforce(fd);
+	return fd == -1 ? 0 : tame__landlock_enforce(fd, 0);
 }
 
 static int

@@ -218,7 +218,7 @@ first_tame(int flags)
 		err(1, "PR_SET_NO_NEW_PRIVS");
 
 	mark("landlock_restrict");
-	if (ruleset != -1 && tame__landlock_enforce(ruleset) == -1)
+	if (ruleset != -1 && tame__landlock_enforce(ruleset, 0) == -1)
 		err(1, "tame__landlock_enforce");
 
 	mark("seccomp_attach");

@@ -556,7 +556,11 @@ split_leaf_build(struct leaf *l, int nr, int lo, int hi,
 	l->first = (uint16_t)w->npool;
 	l->nrows = 0;
 	l->fallback = SECCOMP_RET_KILL_PROCESS;
-	m = split_rows(lo, hi, t, t->held, arow, aret, &afb);
+	if (t->held == TAME_UNRESTRICTED) {
+		m = 0;			/* pledge(NULL, E): this image free */
+		afb = SECCOMP_RET_ALLOW;
+	} else
+		m = split_rows(lo, hi, t, t->held, arow, aret, &afb);
 	if (t->exec_held == TAME_UNRESTRICTED) {
 		n = 0;			/* not pledged: nothing refused */
 		efb = SECCOMP_RET_ALLOW;

@@ -74,6 +74,36 @@ current_answer(tame_atoms held, const struct tame_call *c, long *ret)
 }
 
 /*
+ * A call whose set-ID and sticky bits the handler cleared (setid.c),
+ * decided as the table decides it without them: made (0, the result in
+ * *ret), refused softly (0, -errno), left to the emulation it would get
+ * (1), or a violation (-1).  What it makes, the filter lets through:
+ * the bits are gone.
+ */
+static int
+stripped(tame_atoms held, const struct tame_call *c, long *ret)
+{
+	int row = tame_policy_match(held, c->nr, c->a, TAME_ORIGIN((int)
+	    tame__sys(SYS_getpid, 0, 0, 0, 0, 0, 0)));
+
+	if (row < 0 || tame_rules[row].action == TA_DENY)
+		return -1;
+	switch (tame_rules[row].action) {
+	case TA_ERRNO:
+		*ret = -tame_rules[row].errnum;
+		return 0;
+	case TA_EMULATE:
+		return 1;
+	case TA_LANDLOCK:
+		*ret = -EACCES;		/* a program's call is never marked */
+		return 0;
+	}
+	*ret = tame__sys(c->nr, (long)c->a[0], (long)c->a[1], (long)c->a[2],
+	    (long)c->a[3], (long)c->a[4], (long)c->a[5]);
+	return 0;
+}
+
+/*
  * Repeat the violating call under a last filter that answers it with
  * SECCOMP_RET_KILL_PROCESS.  The kernel logs such a kill (audit record
  * type 1326, SECCOMP, in dmesg or auditd's log, where
@@ -113,6 +143,13 @@ on_sigsys(int sig, siginfo_t *si, void *ctx)
 	int saved = errno;
 
 	(void)sig;
+	/* tame() asks each thread to enter its Landlock domain (threads.c) */
+	if (si->si_code == SI_TKILL && si->si_pid == (pid_t)tame__sys(
+	    SYS_getpid, 0, 0, 0, 0, 0, 0) && tame__broadcast_active()) {
+		tame__broadcast_answer();
+		errno = saved;
+		return;
+	}
 	if (si->si_code != SYS_SECCOMP || si->si_arch != tame_audit_arch()) {
 		/*
 		 * Not a trap: a SIGSYS sent by someone (raise(SIGSYS)).  Its
@@ -140,10 +177,20 @@ on_sigsys(int sig, siginfo_t *si, void *ctx)
 		c.a[i] = uc->uc_mcontext.regs[i];
 #endif
 	if (si->si_errno == TAME_TRAP_EMULATE) {
+		if (tame__strip_setid(c.nr, c.a)) {
+			/* the same call without the bits, as the table says */
+			switch (stripped(held, &c, &ret)) {
+			case 0:
+				goto answer;
+			case -1:
+				goto violation;
+			}
+		}
 		if (!current_answer(held, &c, &ret) &&
 		    tame__emulate(held, &c, &ret) == -1 &&
 		    (ret = -after_trap(held, &c)) == 0)
 			goto violation;
+answer:
 #if defined(__x86_64__)
 		uc->uc_mcontext.gregs[REG_RAX] = ret;
 #elif defined(__aarch64__)
@@ -207,6 +254,12 @@ status_mask(const char *path, const char *field)
 	return digits == 16 ? mask : ~(uint64_t)0;
 }
 
+int
+tame__blocks_sigsys(const char *status)
+{
+	return (status_mask(status, "\nSigBlk:") & TAME_SIGSYS_BIT) != 0;
+}
+
 /* The caught signals, or all. */
 static uint64_t
 caught_signals(void)
@@ -223,7 +276,7 @@ caught_signals(void)
  * such thread, and tame(3) says how to avoid it.
  */
 void
-tame__warn_blocked_sigsys(void)
+tame__warn_blocked_sigsys(int refused)
 {
 	struct tame_line l = { .len = 0 };
 	char dents[4096], path[64];
@@ -261,9 +314,14 @@ tame__warn_blocked_sigsys(void)
 	tame__put_num(&l, tame__sys(SYS_getpid, 0, 0, 0, 0, 0, 0));
 	tame__put(&l, "]: tame: thread ");
 	tame__put_num(&l, found);
-	tame__put(&l, " blocks SIGSYS: a violation in it ends the process "
-	    "with no tame: line (unblock SIGSYS in threads made before "
-	    "tame(); tame(3), CAVEATS)\n");
+	if (refused)
+		tame__put(&l, " blocks SIGSYS: it cannot be put in the "
+		    "process's Landlock domain: EBUSY (unblock SIGSYS in "
+		    "threads made before tame(); tame(3), CAVEATS)\n");
+	else
+		tame__put(&l, " blocks SIGSYS: a violation in it ends the "
+		    "process with no tame: line (unblock SIGSYS in threads "
+		    "made before tame(); tame(3), CAVEATS)\n");
 	tame__say(&l);
 }
 
@@ -299,7 +357,8 @@ tame__install_handler(struct sigaction *old)
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_sigsys;
-	sa.sa_flags = SA_SIGINFO;
+	/* tame()'s own SIGSYS to other threads (threads.c) restarts calls */
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigemptyset(&sa.sa_mask);
 	return sigaction(SIGSYS, &sa, old);
 }

@@ -308,7 +308,17 @@ fail:
 int
 tame__domain_kind(tame_atoms held, int abi)
 {
-	if (abi == 0 || (abi < 2 && (held & TAME_CPATH)))
+	if (abi == 0)
+		return TAME_DOMAIN_NONE;
+	/*
+	 * pledge's exec: the images it execs live in the domain too, and
+	 * execpromises (NULL: nothing) decide what they may: the layer
+	 * handles making block devices only (CAP_MKNOD's anyway), no
+	 * rename, no signal, no socket.
+	 */
+	if (held & TAME__EXEC)
+		return TAME_DOMAIN_BLOCK;
+	if (abi < 2 && (held & TAME_CPATH))
 		return TAME_DOMAIN_NONE;
 	if (abi >= 6 && (held & (TAME_PROC | TAME_CPATH)) == 0)
 		return TAME_DOMAIN_SIGNALS;
@@ -348,6 +358,9 @@ tame__landlock_domain(tame_atoms held, int *ruleset_fd)
 	case TAME_DOMAIN_TCP:
 		attr.handled_access_net = LL_NET_TCP;
 		break;
+	case TAME_DOMAIN_BLOCK:
+		attr.handled_access_fs = LANDLOCK_ACCESS_FS_MAKE_BLOCK;
+		break;
 	default:
 		attr.handled_access_fs = LANDLOCK_ACCESS_FS_MAKE_BLOCK;
 		if (held & TAME_CPATH)
@@ -370,18 +383,10 @@ tame__landlock_domain(tame_atoms held, int *ruleset_fd)
 	return 0;
 }
 
-int
-tame__landlock_enforce(int ruleset_fd)
+/* The layer tame__landlock_prepare() or _domain() made is in force. */
+void
+tame__landlock_enforced(void)
 {
-	long r;
-
-	r = tame__sys(SYS_landlock_restrict_self, ruleset_fd, 0, 0, 0, 0, 0);
-	tame__sys(SYS_close, ruleset_fd, 0, 0, 0, 0, 0);
-	if (r < 0) {
-		errno = (int)-r;
-		return -1;
-	}
 	newest = pending;
 	newest_valid = 1;
-	return 0;
 }

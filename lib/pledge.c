@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "compile.h"
 #include "policy.h"
 #include "tame.h"
 #include "tame_int.h"
@@ -51,9 +52,16 @@ pledge(const char *promises, const char *execpromises)
 		want = (want != 0 ? want | TAME__BASE : 0) | TAME__ALWAYS;
 	}
 	/*
-	 * Before any filter, execpromises alone change nothing yet: they
-	 * are kept for the first pledge() that holds exec.
+	 * Before any promise, execpromises alone leave this image as it is
+	 * (not pledged) and confine the images it execs (pledge(2)): a
+	 * filter for both kinds of image, of which this one is refused
+	 * nothing.
 	 */
+	if (promises == NULL && !tame__state.tamed && execpromises != NULL) {
+		rq.want = TAME_UNRESTRICTED;
+		return tame__narrow(&rq);
+	}
+	/* execpromises without exec: kept, for nothing can exec */
 	if (promises == NULL && (!tame__state.tamed ||
 	    !(tame__state.held & TAME__EXEC))) {
 		tame__state.exec_null = rq.exec_null;

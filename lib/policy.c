@@ -222,6 +222,11 @@
 #define WHY_PKEY	"protection keys only take access away from own memory"
 #define WHY_NOEXEC	"no exec after tame() (2015): exec first, then tame"
 #define WHY_WX		"W^X: code is loaded before tame()"
+#define WHY_SETID	"set-ID and sticky bits are cleared (OpenBSD)"
+
+/* A mode's set-ID and sticky bits, and each way some are set. */
+#define SETID		(S_ISUID | S_ISGID | S_ISVTX)
+#define SETID_VALUES	01000, 02000, 03000, 04000, 05000, 06000, 07000
 
 const struct tame_rule tame_rules[] = {
 	/* Leaving is always possible: tame(0) keeps exactly these. */
@@ -385,6 +390,43 @@ const struct tame_rule tame_rules[] = {
 	{ SYS(get_robust_list), BASE, .why = WHY_THREAD },
 	{ SYS(set_tid_address), BASE, .why = WHY_THREAD },
 	{ SYS(rseq), BASE, .why = WHY_THREAD },
+
+	/*
+	 * Set-ID and sticky bits: a tamed or pledged process makes no
+	 * set-ID file, as OpenBSD's pledge strips them (mode &= 0777) from
+	 * chmod and from every name it creates.  A mode with them traps;
+	 * the handler (or, where exec is held, the supervisor) clears them
+	 * and decides the call as the table does the same call without.
+	 * First in their calls, under every set: no flag lifts them.
+	 */
+	{ SYS(fchmod), BASE, .action = TA_EMULATE, .cond = { IN(1, SETID,
+	    SETID_VALUES) }, .why = WHY_SETID },
+	{ SYS(fchmodat), BASE, .action = TA_EMULATE, .cond = { IN(2, SETID,
+	    SETID_VALUES) }, .why = WHY_SETID },
+	{ SYS(openat), BASE, .action = TA_EMULATE, .cond = { IN(2, O_CREAT,
+	    O_CREAT), IN(3, SETID, SETID_VALUES) }, .why = WHY_SETID },
+	{ SYS(openat), BASE, .action = TA_EMULATE, .cond = { IN(2,
+	    TMPFILE_BIT, TMPFILE_BIT), IN(3, SETID, SETID_VALUES) },
+	    .why = WHY_SETID },
+	{ SYS(mkdirat), BASE, .action = TA_EMULATE, .cond = { IN(2, SETID,
+	    SETID_VALUES) }, .why = WHY_SETID },
+	{ SYS(mknodat), BASE, .action = TA_EMULATE, .cond = { IN(2, SETID,
+	    SETID_VALUES) }, .why = WHY_SETID },
+#ifdef __NR_chmod
+	{ SYS(chmod), BASE, .action = TA_EMULATE, .cond = { IN(1, SETID,
+	    SETID_VALUES) }, .why = WHY_SETID },
+	{ SYS(open), BASE, .action = TA_EMULATE, .cond = { IN(1, O_CREAT,
+	    O_CREAT), IN(2, SETID, SETID_VALUES) }, .why = WHY_SETID },
+	{ SYS(open), BASE, .action = TA_EMULATE, .cond = { IN(1,
+	    TMPFILE_BIT, TMPFILE_BIT), IN(2, SETID, SETID_VALUES) },
+	    .why = WHY_SETID },
+	{ SYS(creat), BASE, .action = TA_EMULATE, .cond = { IN(1, SETID,
+	    SETID_VALUES) }, .why = WHY_SETID },
+	{ SYS(mkdir), BASE, .action = TA_EMULATE, .cond = { IN(1, SETID,
+	    SETID_VALUES) }, .why = WHY_SETID },
+	{ SYS(mknod), BASE, .action = TA_EMULATE, .cond = { IN(1, SETID,
+	    SETID_VALUES) }, .why = WHY_SETID },
+#endif
 
 	/* What tame() itself needs to narrow again. */
 	{ SYS(seccomp), BASE, .cond = { IN(0, ALL32, SECCOMP_SET_MODE_FILTER) },

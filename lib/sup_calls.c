@@ -383,7 +383,7 @@ xattr_call(struct sup_req *r, struct tame_ask *q)
 		    q->a[0])) < 0)
 			return n;
 		fd = sup_open_at(r, AT_FDCWD, path_buf, O_PATH |
-		    (nofollow ? O_NOFOLLOW : 0));
+		    (nofollow ? O_NOFOLLOW : 0), 0);
 	}
 	if (fd < 0)
 		return fd;
@@ -715,6 +715,109 @@ recv_call(struct sup_req *r, struct tame_ask *q)
 		}
 	}
 	tame__sys(SYS_close, sock, 0, 0, 0, 0, 0);
+	return ret;
+}
+
+/*
+ * The parent of path, as the caller finds it, into *dir; its last name
+ * into last (never ".", ".." or empty: EINVAL, as mkdirat of them).
+ */
+static long
+parent_of(struct sup_req *r, int dirfd, const char *path, char *last,
+    size_t len)
+{
+	static char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	size_t n;
+
+	if (slash == NULL) {
+		strcpy(dir, ".");
+		slash = path - 1;
+	} else {
+		n = (size_t)(slash - path);
+		memcpy(dir, path, n == 0 ? 1 : n);
+		dir[n == 0 ? 1 : n] = '\0';
+	}
+	if (strlen(slash + 1) >= len || slash[1] == '\0' ||
+	    strcmp(slash + 1, ".") == 0 || strcmp(slash + 1, "..") == 0)
+		return -EINVAL;
+	strcpy(last, slash + 1);
+	return sup_open_at(r, dirfd, dir, O_PATH | O_DIRECTORY, 0);
+}
+
+long
+sup_make_stripped(struct sup_req *r, int nr, const uint64_t a[6])
+{
+	char proc[32], last[256];
+	int at = nr == SYS_fchmodat || nr == SYS_openat || nr == SYS_mkdirat ||
+	    nr == SYS_mknodat;
+	int dirfd = at ? (int)a[0] : AT_FDCWD, flags;
+	long n, fd, ret, mask, old = 0;
+
+	if (!sup_same_creds(r))
+		return -EPERM;
+	if (nr == SYS_fchmod) {
+		if ((fd = sup_caller_fd(r, (int)a[0])) < 0)
+			return fd;
+		ret = tame__sys(SYS_fchmodat, AT_FDCWD, (long)self_fd(proc, fd),
+		    (long)a[1], 0, 0, 0);
+		tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
+		return ret;
+	}
+	if ((n = sup_read_str(r, path_buf, sizeof(path_buf), a[at])) < 0)
+		return n;
+	if ((mask = caller_umask(r)) >= 0)
+		old = tame__sys(SYS_umask, mask, 0, 0, 0, 0, 0);
+	switch (nr) {
+	case SYS_fchmodat:
+#ifdef SYS_chmod
+	case SYS_chmod:
+#endif
+		if ((fd = sup_open_at(r, dirfd, path_buf, O_PATH, 0)) < 0) {
+			ret = fd;
+			break;
+		}
+		ret = tame__sys(SYS_fchmodat, AT_FDCWD, (long)self_fd(proc, fd),
+		    (long)a[at + 1], 0, 0, 0);
+		tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
+		break;
+	case SYS_openat:
+#ifdef SYS_open
+	case SYS_open:
+	case SYS_creat:
+#endif
+#ifdef SYS_creat
+		flags = nr == SYS_creat ? O_CREAT | O_WRONLY | O_TRUNC :
+		    (int)a[at + 1];
+#else
+		flags = (int)a[at + 1];
+#endif
+		fd = sup_open_at(r, dirfd, path_buf, flags, (long)a[nr ==
+		    SYS_openat ? 3 : nr == SYS_open ? 2 : 1]);
+		ret = fd < 0 ? fd : sup_addfd(r, (int)fd, flags & O_CLOEXEC);
+		if (fd >= 0)
+			tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
+		break;
+	default:		/* mkdir, mknod and their *at forms */
+		if ((fd = parent_of(r, dirfd, path_buf, last,
+		    sizeof(last))) < 0) {
+			ret = fd;
+			break;
+		}
+		if (nr == SYS_mkdirat
+#ifdef SYS_mkdir
+		    || nr == SYS_mkdir
+#endif
+		    )
+			ret = tame__sys(SYS_mkdirat, fd, (long)last,
+			    (long)a[at + 1], 0, 0, 0);
+		else
+			ret = tame__sys(SYS_mknodat, fd, (long)last,
+			    (long)a[at + 1], (long)a[at + 2], 0, 0);
+		tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
+	}
+	if (mask >= 0)
+		tame__sys(SYS_umask, old, 0, 0, 0, 0, 0);
 	return ret;
 }
 

@@ -176,7 +176,7 @@ exec_call(struct sup_req *r, struct sup_proc *p)
 	    r->args[at]) >= 0) {
 		fd = sup_open_at(r, at ? (int)r->args[0] : AT_FDCWD, path,
 		    O_PATH | (at && (r->args[4] & AT_SYMLINK_NOFOLLOW) ?
-		    O_NOFOLLOW : 0));
+		    O_NOFOLLOW : 0), 0);
 		if (fd >= 0) {
 			if (tame__sys(SYS_newfstatat, fd, (long)"", (long)&st,
 			    AT_EMPTY_PATH, 0, 0) == 0 && S_ISREG(st.st_mode) &&
@@ -203,8 +203,9 @@ sup_direct(struct sup_req *r)
 	struct tame_ids ids;
 	struct tame_ask q;
 	const struct tame_rule *row;
+	uint64_t a[6];
 	long ret;
-	int i;
+	int i, bits;
 
 	if (p == NULL)
 		return -EAGAIN;		/* no room to tell it apart */
@@ -227,11 +228,16 @@ sup_direct(struct sup_req *r)
 		return exec_call(r, p);
 	}
 	caller_ids(r->tid, &ids);
-	i = tame_policy_match(p->held, r->nr, r->args,
-	    TAME_ORIGIN_IDS(r->tgid, &ids));
+	memcpy(a, r->args, sizeof(a));
+	bits = tame__strip_setid(r->nr, a);
+	/* with set-ID or sticky bits: decided without them (setid.c) */
+	i = tame_policy_match(p->held, r->nr, a, TAME_ORIGIN_IDS(r->tgid,
+	    &ids));
 	if (i < 0)
 		return violation(r, p->held, NULL, 0);
 	row = &tame_rules[i];
+	if (bits && (row->action == TA_ALLOW || row->action == TA_LANDLOCK))
+		return sup_make_stripped(r, r->nr, a);
 	switch (row->action) {
 	case TA_ALLOW:
 		r->cont = 1;
@@ -256,7 +262,7 @@ sup_direct(struct sup_req *r)
 	}
 	memset(&q, 0, sizeof(q));
 	q.nr = r->nr;
-	memcpy(q.a, r->args, sizeof(q.a));
+	memcpy(q.a, a, sizeof(q.a));
 	q.verdict = TAME_VERDICT_ALLOW;
 	ret = sup_call(r, &q);
 	if (q.verdict == TAME_VERDICT_VIOLATION)

@@ -66,7 +66,14 @@ int	sup_same_creds(struct sup_req *);
  * The descriptor, or -errno.
  */
 long	sup_open_at(struct sup_req *, int dirfd, const char *path,
-	    int oflags);
+	    int oflags, long mode);
+
+/*
+ * Make nr with arguments a (the caller's registers, its mode's set-ID
+ * and sticky bits cleared) in the caller's place: a chmod, or a call
+ * that creates a name; its result (an open's descriptor handed in).
+ */
+long	sup_make_stripped(struct sup_req *, int nr, const uint64_t a[6]);
 
 /* The caller's descriptor fd, opened again here as O_PATH; or -errno. */
 long	sup_caller_fd(struct sup_req *, int fd);

@@ -232,7 +232,8 @@ sup_caller_fd(struct sup_req *r, int fd)
 }
 
 long
-sup_open_at(struct sup_req *r, int dirfd, const char *path, int oflags)
+sup_open_at(struct sup_req *r, int dirfd, const char *path, int oflags,
+    long mode)
 {
 	struct open_how how = { 0 };
 	char where[64];
@@ -255,6 +256,8 @@ sup_open_at(struct sup_req *r, int dirfd, const char *path, int oflags)
 	if (path[0] == '\0')
 		return base;		/* AT_EMPTY_PATH: the descriptor */
 	how.flags = (uint64_t)(unsigned)(oflags | O_CLOEXEC);
+	if (oflags & (O_CREAT | TAME_TMPFILE_BIT))
+		how.mode = (uint64_t)mode & 07777;
 	/*
 	 * No magic link (the caller's /proc/self would be this process's)
 	 * and, for an absolute path, its own root as "/".

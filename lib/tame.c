@@ -252,18 +252,23 @@ narrow_locked(const struct tame_request *rq)
 	tame_atoms want = rq->want;
 	tame_atoms held = current_held();
 
+	/* not pledged, its exec'd images confined: pledge(NULL, E) first */
+	if (want == TAME_UNRESTRICTED && !tame__state.tamed)
+		held = TAME_UNRESTRICTED;
 	if (want & ~held) {
 		errno = EPERM;		/* only reductions */
 		return -1;
 	}
 	/*
-	 * A narrowing without pledge's unveil locks unveil (pledge(2)),
-	 * before the filter: "" would leave no call the lock makes.
+	 * A narrowing without pledge's unveil locks unveil (pledge(2)).
+	 * The lock's layer goes in last before the filter, once all that
+	 * can fail has not (all or nothing: never a layer without its
+	 * filter, nor a path tame() needs hidden before it read it).
 	 */
-	if (!(want & TAME__UNVEIL) && tame__unveil_lock() == -1)
-		return -1;
 	if (tame__state.tamed && want == (held & ~TAME__STATE) &&
 	    !rq->exec_changed) {
+		if (!(want & TAME__UNVEIL) && tame__unveil_lock() == -1)
+			return -1;
 		audit_marker(rq);	/* nothing narrows: nothing new */
 		tame__state.pledged = rq->pledged;
 		return 0;
@@ -271,6 +276,8 @@ narrow_locked(const struct tame_request *rq)
 	if (!tame__state.tamed)
 		tame__state.permissive = permissive_requested();
 	if (tame__state.permissive) {
+		if (!(want & TAME__UNVEIL) && tame__unveil_lock() == -1)
+			return -1;
 		if (tame__state.permissive == 1)
 			tame__warm(want);	/* as the real call would */
 		audit_marker(rq);
@@ -283,7 +290,8 @@ narrow_locked(const struct tame_request *rq)
 	if (!tame__state.tamed &&
 	    tame__acquired_check(single_threaded()) == -1)
 		return -1;
-	tame__warm(want);
+	if (want != TAME_UNRESTRICTED)
+		tame__warm(want);
 	if (!tame__state.tamed && !tame__state.supervised &&
 	    inherited_supervisor()) {
 		tame__state.supervised = 1;
@@ -315,11 +323,16 @@ narrow_locked(const struct tame_request *rq)
 	next.ids = prev.ids = &own_ids;
 	if (want & TAME__EXEC) {
 		/*
-		 * pledge's exec: a Landlock layer would bind the images it
-		 * execs too, which execpromises judge alone (NULL: not at
-		 * all).  Paths are the supervisor's, as without Landlock.
+		 * pledge's exec: a layer that confines paths would bind the
+		 * images it execs too, which execpromises judge alone (NULL:
+		 * not at all).  Paths are the supervisor's, as without
+		 * Landlock; the domain still keeps other processes (and the
+		 * supervisor) out of reach (tame__domain_kind).
 		 */
 		next.landlock_ok = 0;
+		if (!tame__state.tamed && tame__landlock_domain(want,
+		    &ruleset) == 0 && ruleset != -1)
+			domain_only = 1;
 	} else if (tame__landlock_needed(want) &&
 	    !tame__landlock_is_current(want) &&
 	    (!tame__state.tamed || tame__state.landlock_ok == 1)) {
@@ -329,11 +342,10 @@ narrow_locked(const struct tame_request *rq)
 		 * not taken from the probe before it.
 		 */
 		tame__landlock_opens_marked(tame__state.tamed);
-		if (single_threaded() &&
-		    tame__landlock_prepare(want, &ruleset) == -1)
+		if (tame__landlock_prepare(want, &ruleset) == -1)
 			return -1;
 		next.landlock_ok = ruleset != -1;
-	} else if (!tame__state.tamed && nonzero && single_threaded() &&
+	} else if (!tame__state.tamed && nonzero &&
 	    tame__landlock_domain(want, &ruleset) == 0 && ruleset != -1)
 		domain_only = 1;	/* no paths: other processes only */
 	/*
@@ -378,8 +390,8 @@ narrow_locked(const struct tame_request *rq)
 			goto fail;
 		if (!(want & TAME__THREADED))
 			tame__spare_sigsys();
-		else
-			tame__warn_blocked_sigsys();
+		else if (tame_landlock_abi() == 0)
+			tame__warn_blocked_sigsys(0);	/* else EBUSY: later */
 	}
 	/*
 	 * A trap with SIGSYS blocked kills without a word, and emulated
@@ -410,7 +422,8 @@ narrow_locked(const struct tame_request *rq)
 	}
 	/* Landlock first: of the two it is the one that can still fail. */
 	if (ruleset != -1) {
-		r = tame__landlock_enforce(ruleset);	/* closes it */
+		/* every thread's, and this one's; closes it */
+		r = tame__landlock_enforce(ruleset, !single_threaded());
 		ruleset = -1;
 		if (r == -1 && !domain_only) {
 			if (errno != E2BIG)
@@ -434,6 +447,8 @@ narrow_locked(const struct tame_request *rq)
 				goto restore;
 		}
 	}
+	if (!(want & TAME__UNVEIL) && tame__unveil_lock() == -1)
+		goto restore;
 	audit_marker(rq);
 	if (supervisor) {
 		/* a split's first filter is the supervisor's itself */

@@ -165,6 +165,12 @@ enum { TAME_VERDICT_ALLOW, TAME_VERDICT_ERRNO, TAME_VERDICT_VIOLATION };
 int	tame__verdict(tame_atoms held, int nr, const uint64_t a[6],
 	    const struct tame_seen *seen, int *err);
 
+/*
+ * Clear the set-ID and sticky bits of nr's mode in a (a chmod, or a call
+ * that creates a name): 1 if it held some, 0 if the call has none.
+ */
+int	tame__strip_setid(int nr, uint64_t a[6]);
+
 /* Once the handler refuses a trapped call: its errno, or 0 to die. */
 int	tame__errno_after_trap(tame_atoms held, int nr, const uint64_t a[6]);
 
@@ -211,8 +217,11 @@ int	tame__install_handler(struct sigaction *);
  * between the read and the write.
  */
 void	tame__spare_sigsys(void);
-/* A thread that blocks SIGSYS, named on stderr (THREADED processes). */
-void	tame__warn_blocked_sigsys(void);
+/*
+ * A thread that blocks SIGSYS, named on stderr (THREADED processes): it
+ * dies of a violation without a line, or (refused) tame() fails EBUSY.
+ */
+void	tame__warn_blocked_sigsys(int refused);
 
 /*
  * The ways held could be widened to allow one call (path: its path,
@@ -242,12 +251,27 @@ enum {
 	TAME_DOMAIN_SIGNALS,		/* scopes signals */
 	TAME_DOMAIN_ABSTRACT_UNIX,	/* scopes abstract AF_UNIX sockets */
 	TAME_DOMAIN_TCP,		/* handles TCP bind and connect */
-	TAME_DOMAIN_FILES		/* handles making block devices */
+	TAME_DOMAIN_FILES,		/* handles making block devices */
+	TAME_DOMAIN_BLOCK,		/* that alone, never REFER: exec held */
 };
 int	tame__domain_kind(tame_atoms held, int abi);
 
 /* Refuse or undo what acts around the filter (acquired.c). */
 int	tame__acquired_check(int single_threaded);
-int	tame__landlock_enforce(int ruleset_fd);
+/* The layer last prepared is in force (landlock.c's record of it). */
+void	tame__landlock_enforced(void);
+/* Enforce a layer on this thread, and (threaded) every other; closes it. */
+int	tame__landlock_enforce(int ruleset_fd, int threaded);
+
+/*
+ * Every thread but this one enters the layer (threads.c): each sent
+ * SIGSYS, whose handler enforces it while a broadcast is active.  0, or
+ * -1 with EBUSY (a thread blocks SIGSYS, or did not answer).
+ */
+int	tame__landlock_enforce_all(int ruleset_fd);
+int	tame__broadcast_active(void);
+void	tame__broadcast_answer(void);
+/* Does the thread of this status file block SIGSYS? */
+int	tame__blocks_sigsys(const char *status);
 
 #endif /* TAME_INT_H */

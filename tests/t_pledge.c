@@ -1185,12 +1185,19 @@ START_TEST(test_sendfd)
 }
 END_TEST
 
-/* A thread made before pledge() is bound by it, and so is a child. */
+/*
+ * A thread made before pledge() is bound by it, and so is a child.  (It
+ * waits for pledge() to return, not for a time: pledge() interrupts a
+ * sleep when it sends each thread into its Landlock domain.)
+ */
+static volatile int pledged;
+
 static void *
 thread_open(void *arg)
 {
 	(void)arg;
-	sleep(1);
+	while (!pledged)
+		usleep(1000);
 	open("/etc/hostname", O_RDONLY);
 	return NULL;
 }
@@ -1205,6 +1212,7 @@ body_thread(void *arg)
 		return 99;
 	if (pledge("stdio", NULL) == -1)
 		return 100;
+	pledged = 1;
 	pthread_join(t, NULL);
 	return 1;
 }
