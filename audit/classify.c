@@ -44,6 +44,7 @@ struct call {
 	struct tame_seen seen;
 	int		 err;			/* the errno it failed with */
 	int		 not_dns;		/* an address, not port 53 */
+	int		 family;		/* the address's, or -1 */
 };
 
 /* The cache: a call's deciding features to its need. */
@@ -177,6 +178,31 @@ names_other_port(const char *text, size_t len)
 	return port != 53;
 }
 
+/*
+ * The family of the address a connect or send names: strace shows
+ * "sa_family=AF_INET" (or "0x2 /\* AF_INET *\/" raw).  -1 for none.
+ */
+static int
+address_family(const char *text, size_t len)
+{
+	const char *f = memmem(text, len, "sa_family=", 10);
+	size_t n;
+
+	if (f == NULL)
+		return -1;
+	n = (size_t)(text + len - f);
+	if (n > 48)
+		n = 48;
+	if (memmem(f, n, "AF_INET6", 8) != NULL)
+		return AF_INET6;
+	if (memmem(f, n, "AF_INET", 7) != NULL)
+		return AF_INET;
+	if (memmem(f, n, "AF_UNIX", 7) != NULL ||
+	    memmem(f, n, "AF_LOCAL", 8) != NULL)
+		return AF_UNIX;
+	return -1;
+}
+
 /* tame_syscall_number(), remembered: a log names few calls, often. */
 static int
 syscall_number(const char *name)
@@ -283,6 +309,8 @@ decode(struct call *c, const struct call_text *t)
 	c->not_dns = (c->nr == SYS_connect || c->nr == SYS_sendto ||
 	    c->nr == SYS_sendmsg || c->nr == SYS_sendmmsg) &&
 	    !t->udp_probe && names_other_port(t->args, t->len);
+	c->family = c->nr == SYS_connect || c->nr == SYS_sendto ?
+	    address_family(t->args, t->len) : -1;
 	c->err = t->returned && t->ret == -1 && t->err[0] == 'E' ?
 	    errno_number(t->err) : 0;
 	return 0;
@@ -372,6 +400,8 @@ make_key(const struct call *c, char *key, size_t len)
 	*p++ = c->seen.rights ? 'r' : '-';
 	*p++ = c->truncated ? 't' : '-';
 	*p++ = c->not_dns ? 'n' : '-';
+	*p++ = c->family == AF_UNIX ? 'u' : c->family == AF_INET ||
+	    c->family == AF_INET6 ? 'i' : '-';
 	for (i = 0; i < 6 && p < end - 1; i++) {
 		*p++ = '|';
 		if ((c->has_str & (1 << i)) && c->str[i] == c->seen.path) {
@@ -427,6 +457,22 @@ minimal(int *sets, int n)
 	return k;
 }
 
+/*
+ * The socket a connect or send uses is of its address's family (else
+ * the kernel refuses it): an IP address needs the atoms that make IP
+ * sockets, a unix path those that make unix sockets.  The filter cannot
+ * read the address; tame-audit can, and does not suggest the other.
+ */
+static int
+family_refuses(const struct call *c, tame_atoms held)
+{
+	if (c->family == AF_INET || c->family == AF_INET6)
+		return !(held & (TAME_INET | TAME_DNSPATH));
+	if (c->family == AF_UNIX)
+		return !(held & TAME_UNIX);
+	return 0;
+}
+
 /* Ask libtame about every subset of the relevant flags. */
 static void
 solve(const struct call *c, struct need *nd)
@@ -443,6 +489,8 @@ solve(const struct call *c, struct need *nd)
 		v = tame__verdict(held, c->nr, c->a, &c->seen, &err);
 		if (c->not_dns && (held & TAME_DNSPATH) && !(held & TAME_INET))
 			v = TAME_VERDICT_VIOLATION;	/* see above */
+		if (family_refuses(c, held))
+			v = TAME_VERDICT_VIOLATION;
 		/*
 		 * Descriptors that arrived: without cmsg libtame closes
 		 * them on arrival and the program goes without (tame(3)),
@@ -535,6 +583,8 @@ solve_promises(const struct call *c, struct need *nd)
 		err = 0;
 		v = tame__verdict(held, c->nr, c->a, &c->seen, &err);
 		if (c->not_dns && (held & TAME_DNSPATH) && !(held & TAME_INET))
+			v = TAME_VERDICT_VIOLATION;
+		if (family_refuses(c, held))
 			v = TAME_VERDICT_VIOLATION;
 		if (c->seen.rights && (c->nr == SYS_recvmsg ||
 		    c->nr == SYS_recvmmsg) && !(held & TAME__RECVFD))

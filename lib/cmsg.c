@@ -185,8 +185,10 @@ send_one(struct tame_call *c, int fd, uint64_t umsg, int flags)
 			return LONG_MIN + 1;	/* other ancillary data */
 	}
 	/* an address needs the flags sendto() with one needs */
+	/* or a path unveil's lock checks (sup_unveil.c) */
 	if (m.msg_name != NULL && m.msg_namelen > 0 &&
-	    !(tame__state.held & (TAME_INET | TAME_UNIX | TAME_DNSPATH)))
+	    (!(tame__state.held & (TAME_INET | TAME_UNIX | TAME_DNSPATH)) ||
+	    (tame__state.held & TAME__UNVEILED)))
 		return LONG_MIN + 1;
 	if ((len = gather(&m, stack, &buf, &map, &maplen)) < 0)
 		return len;
@@ -396,6 +398,13 @@ tame__cmsg_emulate(tame_atoms held, struct tame_call *c, long *ret)
 			return -1;
 		if (refused == 2)
 			return send_by_supervisor(c, ret);
+		return 0;
+	case SYS_socketpair:
+		/* an AF_UNIX pair: the message checks go on first */
+		if ((*ret = tame__unix_checks_on()) < 0)
+			return 0;
+		*ret = tame__sys(SYS_socketpair, (long)c->a[0], (long)c->a[1],
+		    (long)c->a[2], (long)c->a[3], TAME_MARK, 0);
 		return 0;
 	case SYS_recvmsg:
 	case SYS_recvmmsg:

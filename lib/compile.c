@@ -149,6 +149,7 @@ struct emitter {
 	struct tame_prog *p;
 	int		 pid;		/* what TC_SELF compares with */
 	tame_atoms	 held;		/* what TC_WITHIN compares with */
+	uint32_t	 uvid;		/* what TC_UVID compares with */
 	int		 overflow;
 };
 
@@ -289,6 +290,18 @@ entry_conds(const struct pool_row *e, struct conds *out)
 	}
 }
 
+/* Does the row compare with the process's unveil rules' number? */
+static int
+row_asks_uvid(const struct tame_rule *r)
+{
+	int i;
+
+	for (i = 0; i < TAME_MAXCOND && r->cond[i].op != TC_END; i++)
+		if (r->cond[i].op == TC_UVID)
+			return 1;
+	return 0;
+}
+
 /* Does any row of the leaf ask for the process's values? */
 static int
 leaf_asks_self(const struct leaf *l)
@@ -298,6 +311,9 @@ leaf_asks_self(const struct leaf *l)
 
 	for (i = 0; i < l->nrows; i++) {
 		e = &w->pool[l->first + i];
+		if (row_asks_uvid(&tame_rules[e->row]) || (e->row2 != NO_ROW &&
+		    row_asks_uvid(&tame_rules[e->row2])))
+			return 1;
 		if (row_asks(&tame_rules[e->row], 0) ||
 		    row_asks(&tame_rules[e->row], 1) || (e->row2 != NO_ROW &&
 		    (row_asks(&tame_rules[e->row2], 0) ||
@@ -311,7 +327,7 @@ leaf_asks_self(const struct leaf *l)
 static int
 same_process(const struct tame_target *a, const struct tame_target *b)
 {
-	if (a->pid != b->pid)
+	if (a->pid != b->pid || a->uvid != b->uvid)
 		return 0;
 	if (a->ids == NULL || b->ids == NULL)
 		return a->ids == b->ids;
@@ -324,6 +340,8 @@ same_process(const struct tame_target *a, const struct tame_target *b)
 static uint32_t
 violation_ret(const struct tame_target *t)
 {
+	if (tame_unrestricted(t->held))
+		return SECCOMP_RET_ALLOW;	/* not pledged: no violation */
 	return tame_violation_ret(t->held);
 }
 
@@ -556,16 +574,9 @@ split_leaf_build(struct leaf *l, int nr, int lo, int hi,
 	l->first = (uint16_t)w->npool;
 	l->nrows = 0;
 	l->fallback = SECCOMP_RET_KILL_PROCESS;
-	if (t->held == TAME_UNRESTRICTED) {
-		m = 0;			/* pledge(NULL, E): this image free */
-		afb = SECCOMP_RET_ALLOW;
-	} else
-		m = split_rows(lo, hi, t, t->held, arow, aret, &afb);
-	if (t->exec_held == TAME_UNRESTRICTED) {
-		n = 0;			/* not pledged: nothing refused */
-		efb = SECCOMP_RET_ALLOW;
-	} else
-		n = split_rows(lo, hi, t, t->exec_held, erow, eret, &efb);
+	/* not pledged (FREE): only unveil's rows, else allowed */
+	m = split_rows(lo, hi, t, t->held, arow, aret, &afb);
+	n = split_rows(lo, hi, t, t->exec_held, erow, eret, &efb);
 	if (m < 0 || n < 0) {
 		w->npool = SPLIT_POOL + 1;	/* too many: E2BIG */
 		return;
@@ -754,6 +765,7 @@ cond_len(const struct tame_cond *c, int loaded)
 	case TC_WITHIN:
 		return 2;		/* load, and a JSET of what is not held */
 	case TC_SELF:
+	case TC_UVID:
 		return 2;		/* the low half only, as the kernel */
 	case TC_OWNUID:			/* load, then -1 and each id */
 		return 3;
@@ -887,12 +899,15 @@ emit_cond(struct emitter *e, const struct tame_cond *c, int loaded, int ok,
 		    offset(e, at, fail));
 		return;
 	case TC_WITHIN:
-		/* a claimed atom the target lacks fails the compare */
+		/*
+		 * A claimed atom the target lacks fails the compare; not
+		 * pledged (FREE), it holds them all.
+		 */
 		emit_load(e, OFF_ARG(c->arg));
 		at = p->len;
-		emit(e, BPF_JMP | BPF_JSET | BPF_K, ~(uint32_t)(e->held >>
-		    (c->val[0] ? 32 : 0)), offset(e, at, fail),
-		    offset(e, at, ok));
+		emit(e, BPF_JMP | BPF_JSET | BPF_K, tame_unrestricted(e->held) ?
+		    0 : ~(uint32_t)(e->held >> (c->val[0] ? 32 : 0)),
+		    offset(e, at, fail), offset(e, at, ok));
 		return;
 	case TC_SELF:
 		emit_load(e, OFF_ARG(c->arg));
@@ -900,6 +915,12 @@ emit_cond(struct emitter *e, const struct tame_cond *c, int loaded, int ok,
 		reloc(e, TAME_RELOC_PID);
 		emit(e, BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)e->pid,
 		    offset(e, at, ok), offset(e, at, fail));
+		return;
+	case TC_UVID:
+		emit_load(e, OFF_ARG(c->arg));
+		at = p->len;
+		emit(e, BPF_JMP | BPF_JEQ | BPF_K, e->uvid, offset(e, at, ok),
+		    offset(e, at, fail));
 		return;
 	case TC_OWNUID:
 	case TC_OWNGID:
@@ -1496,7 +1517,7 @@ tame_compile(const struct tame_target *next, const struct tame_target *prev,
 	/* a split's claims may name either set's atoms (supervisor.h) */
 	struct emitter e = { out, next->pid, next->held |
 	    (next->split != TAME_SPLIT_NONE ? next->exec_held &
-	    ~TAME__INTERNAL : 0), 0 };
+	    ~TAME__INTERNAL : 0), next->uvid, 0 };
 	struct leaf l;
 	int nr;
 	/* numbers at and above this one share the last range before x32 */
@@ -1507,6 +1528,7 @@ tame_compile(const struct tame_target *next, const struct tame_target *prev,
 	 */
 	int same_context = prev != NULL && same_process(prev, next) &&
 	    prev->pid > 0 && prev->landlock_ok == next->landlock_ok &&
+	    !tame_unrestricted(prev->held) && !tame_unrestricted(next->held) &&
 	    tame_violation_ret(prev->held) == tame_violation_ret(next->held);
 
 	if (limit >= TAME_ASK_NR || tame_nrules > MAXRULES) {

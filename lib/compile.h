@@ -95,14 +95,22 @@ struct tame_target {
 	tame_atoms	 exec_held;
 	tame_atoms	 split_held;	/* LATER: the first split's two sets */
 	tame_atoms	 split_exec;
+	uint32_t	 uvid;		/* TC_UVID: the supervisor's number of
+					   its unveil rules (UNVEILED held) */
 };
 
 /*
- * exec_held of an image not pledged at all (execpromises NULL): every
- * call allowed, also those no atom allows (personality, mount...): the
- * kernel and its permissions alone judge them, as if no pledge() ran.
+ * The atoms of an image not pledged at all (policy.h, TAME__FREE): this
+ * one after pledge(NULL, execpromises), the images exec'd under NULL
+ * execpromises.  UNVEILED may go with it (unveil() locked unpledged).
  */
-#define TAME_UNRESTRICTED	(~(tame_atoms)0)
+#define TAME_UNRESTRICTED	(TAME__FREE | TAME__BASE | TAME__ALWAYS)
+
+static inline int
+tame_unrestricted(tame_atoms held)
+{
+	return (held & TAME__FREE) != 0;
+}
 
 enum {
 	TAME_SPLIT_NONE,

@@ -473,11 +473,14 @@ tame__string_args(int nr)
 	return bits;
 }
 
-/* A row for libtame's own calls decides nothing a program does. */
+/*
+ * A row for libtame's own calls decides nothing a program does, nor
+ * does one that clears a mode's set-ID bits.
+ */
 static int
 from_libtame_only(const struct tame_rule *r)
 {
-	return tame_rule_marked(r);
+	return tame_rule_marked(r) || tame_rule_setid(r);
 }
 
 /*

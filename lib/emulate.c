@@ -328,9 +328,57 @@ action_call(struct tame_call *c, long *ret)
 	return 0;
 }
 
+/*
+ * A call unveil's lock traps (policy.c, the UNVEILED rows): the
+ * supervisor checks the path against the rules and makes it
+ * (sup_unveil.c).  fstat's spelling names no path and is made here; a
+ * chdir comes back as a descriptor of the directory to move to.
+ */
+static int
+unveiled_call(struct tame_call *c, long *ret)
+{
+	long fd;
+
+	if (c->nr == SYS_newfstatat && ((int)c->a[3] & AT_EMPTY_PATH) &&
+	    (int)c->a[0] != AT_FDCWD) {
+		if (c->a[1] == 0)
+			c->buf[0] = '\0';
+		else if (fetch_path(c, 1, ret) == -1)
+			return 0;
+		if (c->buf[0] == '\0') {
+			*ret = tame__sys(SYS_fstat, (long)c->a[0],
+			    (long)c->a[2], TAME_MARK, 0, 0, 0);
+			return 0;
+		}
+	}
+	if (by_supervisor(c, ret) == -1)
+		return -1;
+	if (c->nr == SYS_chdir && *ret >= 0) {
+		fd = *ret;
+		*ret = tame__sys(SYS_fchdir, fd, 0, 0, 0, 0, 0);
+		tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
+	}
+	return 0;
+}
+
+/* Is the call's first row one of unveil's? */
+static int
+unveil_row(tame_atoms held, const struct tame_call *c)
+{
+	int row;
+
+	if (!(held & TAME__UNVEILED))
+		return 0;
+	row = tame_policy_match(held, c->nr, c->a, TAME_ORIGIN(0));
+	return row >= 0 && (tame_rules[row].all & TAME__UNVEILED) &&
+	    tame_rules[row].action == TA_EMULATE;
+}
+
 int
 tame__emulate(tame_atoms held, struct tame_call *c, long *ret)
 {
+	if (unveil_row(held, c))
+		return unveiled_call(c, ret);
 	switch (c->nr) {
 	case SYS_rt_sigprocmask:
 		return mask_call(c, ret);
@@ -367,6 +415,7 @@ tame__emulate(tame_atoms held, struct tame_call *c, long *ret)
 	case SYS_sendmmsg:
 	case SYS_recvmsg:
 	case SYS_recvmmsg:
+	case SYS_socketpair:
 		return tame__cmsg_emulate(held, c, ret);
 	}
 	return -1;

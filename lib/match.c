@@ -65,13 +65,18 @@ tame_rule_args_match(const struct tame_rule *r, const uint64_t args[6],
 			continue;
 		case TC_WITHIN:
 			/* no atom the filter's target does not hold */
-			if (((uint32_t)args[c->arg] & ~(uint32_t)(o->held >>
+			if (!(o->held & TAME__FREE) &&
+			    ((uint32_t)args[c->arg] & ~(uint32_t)(o->held >>
 			    (c->val[0] ? 32 : 0))) != 0)
 				return 0;
 			continue;
 		case TC_SELF:
 			if (o->pid <= 0 || (uint32_t)args[c->arg] !=
 			    (uint32_t)o->pid)
+				return 0;
+			continue;
+		case TC_UVID:
+			if ((uint32_t)args[c->arg] != o->uvid)
 				return 0;
 			continue;
 		case TC_OWNUID:

@@ -57,6 +57,7 @@
 #define SELF(a)		{ TC_SELF, a, 0, 0, { 0 } }
 #define OWNUID(a)	{ TC_OWNUID, a, 0, 0, { 0 } }
 #define OWNGID(a)	{ TC_OWNGID, a, 0, 0, { 0 } }
+#define UVID(a)		{ TC_UVID, a, 0, 0, { 0 } }
 /* An unsigned long that must be 0: all 64 bits, where IN sees 32. */
 #define ZERO(a)		{ TC_NULL, a, 0, 0, { 0 } }
 #define ALL32		0xffffffffu
@@ -159,6 +160,8 @@
 #define ROUTE		(TAME__ROUTE | TAME__WROUTE)
 #define THREADED	TAME__THREADED
 #define NET		(INET | UNIX | DNSPATH)
+#define UNVEILED	TAME__UNVEILED
+#define FREE		TAME__FREE
 
 /* Open flags: see TAME_OPEN_BITS in policy.h. */
 #define TMPFILE_BIT	TAME_TMPFILE_BIT
@@ -223,9 +226,13 @@
 #define WHY_NOEXEC	"no exec after tame() (2015): exec first, then tame"
 #define WHY_WX		"W^X: code is loaded before tame()"
 #define WHY_SETID	"set-ID and sticky bits are cleared (OpenBSD)"
+#define WHY_UV_READ	"unveil: the path needs r; the supervisor checks it"
+#define WHY_UV_WRITE	"unveil: the path needs w; the supervisor checks it"
+#define WHY_UV_UNIX	"unveil: a unix socket's path needs w (supervisor)"
+#define WHY_UV_URING	"unveil: a ring's calls would pass the checks"
 
 /* A mode's set-ID and sticky bits, and each way some are set. */
-#define SETID		(S_ISUID | S_ISGID | S_ISVTX)
+#define SETID		TAME_SETID_BITS	/* S_ISUID | S_ISGID | S_ISVTX */
 #define SETID_VALUES	01000, 02000, 03000, 04000, 05000, 06000, 07000
 
 const struct tame_rule tame_rules[] = {
@@ -428,6 +435,61 @@ const struct tame_rule tame_rules[] = {
 	    SETID_VALUES) }, .why = WHY_SETID },
 #endif
 
+	/*
+	 * unveil(): the path calls no Landlock layer judges, by a path
+	 * (not a descriptor), trap once unveil is locked; the supervisor
+	 * finds what the path leads to, checks the rules that cover it
+	 * (sup_unveil.c) and makes the call from its copy.  First in their
+	 * calls after the set-ID rows: a flag that allows the call never
+	 * lifts the check.  Each row's flags are those that allow the call.
+	 */
+#define UV(n, any, ...) { SYS(n), any, UNVEILED, .action = TA_EMULATE, \
+	    __VA_ARGS__ }
+	UV(newfstatat, RPATH, .why = WHY_UV_READ),
+	UV(statx, RPATH, .why = WHY_UV_READ),
+	UV(faccessat, RPATH, .why = WHY_UV_READ),
+	UV(faccessat2, RPATH, .why = WHY_UV_READ),
+	UV(readlinkat, RPATH, .why = WHY_UV_READ),
+	UV(chdir, RPATH, .why = WHY_UV_READ),
+	UV(getxattr, RPATH, .why = WHY_UV_READ),
+	UV(lgetxattr, RPATH, .why = WHY_UV_READ),
+	UV(listxattr, RPATH, .why = WHY_UV_READ),
+	UV(llistxattr, RPATH, .why = WHY_UV_READ),
+	UV(openat, RPATH, .cond = { IN(2, OPEN_BITS, O_PATH) },
+	    .why = "O_PATH: a lookup the unveiled paths must allow (r)"),
+	UV(truncate, WPATH, .why = WHY_UV_WRITE),
+	UV(fchmodat, FATTR, .why = WHY_UV_WRITE),
+	UV(fchownat, CHOWN | FATTR, .why = WHY_UV_WRITE),
+	UV(utimensat, FATTR, .cond = { NOTNULL(1) }, .why = WHY_UV_WRITE),
+	UV(setxattr, FATTR, .why = WHY_UV_WRITE),
+	UV(lsetxattr, FATTR, .why = WHY_UV_WRITE),
+	UV(removexattr, FATTR, .why = WHY_UV_WRITE),
+	UV(lremovexattr, FATTR, .why = WHY_UV_WRITE),
+	UV(connect, NET, .why = WHY_UV_UNIX),
+	UV(sendto, NET | ROUTE, .cond = { NOTNULL(4) }, .why = WHY_UV_UNIX),
+#ifdef __NR_stat
+	UV(stat, RPATH, .why = WHY_UV_READ),
+	UV(lstat, RPATH, .why = WHY_UV_READ),
+	UV(access, RPATH, .why = WHY_UV_READ),
+	UV(readlink, RPATH, .why = WHY_UV_READ),
+	UV(open, RPATH, .cond = { IN(1, OPEN_BITS, O_PATH) },
+	    .why = "O_PATH: a lookup the unveiled paths must allow (r)"),
+	UV(chmod, FATTR, .why = WHY_UV_WRITE),
+	UV(chown, CHOWN | FATTR, .why = WHY_UV_WRITE),
+	UV(lchown, CHOWN | FATTR, .why = WHY_UV_WRITE),
+	UV(utime, FATTR, .why = WHY_UV_WRITE),
+	UV(utimes, FATTR, .why = WHY_UV_WRITE),
+	UV(futimesat, FATTR, .why = WHY_UV_WRITE),
+#endif
+	/* a ring's requests are the kernel's workers': no check sees them */
+	{ SYS(io_uring_setup), FREE, UNVEILED, .action = TA_ERRNO,
+	    .errnum = ENOSYS, .why = WHY_UV_URING },
+	{ SYS(io_uring_enter), FREE, UNVEILED, .action = TA_ERRNO,
+	    .errnum = ENOSYS, .why = WHY_UV_URING },
+	{ SYS(io_uring_register), FREE, UNVEILED, .action = TA_ERRNO,
+	    .errnum = ENOSYS, .why = WHY_UV_URING },
+#undef UV
+
 	/* What tame() itself needs to narrow again. */
 	{ SYS(seccomp), BASE, .cond = { IN(0, ALL32, SECCOMP_SET_MODE_FILTER) },
 	    .why = WHY_RETAME },
@@ -456,6 +518,12 @@ const struct tame_rule tame_rules[] = {
 	 * caller holds; each filter lets it through only if it holds them
 	 * all, so the supervisor never grants beyond the filters.
 	 */
+	{ .name = "tame_ask", .nr = TAME_ASK_NR, BASE, UNVEILED,
+	    .cond = { WITHIN(1, 0), WITHIN(2, 1), UVID(5) },
+	    .why = "ask the supervisor, naming the process's unveil rules" },
+	{ .name = "tame_ask", .nr = TAME_ASK_NR, BASE, UNVEILED,
+	    .action = TA_ERRNO, .errnum = EPERM,
+	    .why = "a claim beyond what is held, or others' unveil rules" },
 	{ .name = "tame_ask", .nr = TAME_ASK_NR, BASE,
 	    .cond = { WITHIN(1, 0), WITHIN(2, 1) },
 	    .why = "ask the supervisor, claiming no more than is held" },
@@ -634,15 +702,18 @@ const struct tame_rule tame_rules[] = {
 	    .why = "an anonymous, connected pair" },
 	/*
 	 * Under NOUNIX the message calls go unchecked (no descriptor can
-	 * pass without an AF_UNIX socket), and no filter can turn checks
-	 * on later: a filter only ever narrows, and the handler's stacking
-	 * one could not be told from the program's skipping it.  So a
-	 * process that held no AF_UNIX socket at its first tame() never
-	 * makes one.
+	 * pass without an AF_UNIX socket).  The first pair traps: the
+	 * handler stacks a filter that checks them (cmsg.c), then makes
+	 * the pair, marked.  Code that forges the marker skips the checks
+	 * and gets a pair whose two ends are its own: descriptors it sends
+	 * over it are its own already, and go to no process outside the
+	 * filters it is under.
 	 */
-	{ SYS(socketpair), NOUNIX, .action = TA_ERRNO, .errnum = EACCES,
+	{ SYS(socketpair), NOUNIX, .cond = { IN(0, ALL32, AF_UNIX),
+	    MARKED(4) }, .why = "the handler's pair, once messages are checked" },
+	{ SYS(socketpair), NOUNIX, .action = TA_EMULATE,
 	    .cond = { IN(0, ALL32, AF_UNIX) },
-	    .why = "messages go unchecked: no AF_UNIX socket after tame()" },
+	    .why = "the first AF_UNIX pair turns the message checks on" },
 	{ SYS(socketpair), RW, .cond = { IN(0, ALL32, AF_UNIX) },
 	    .why = "an anonymous pair; its messages are checked" },
 	{ SYS(eventfd2), RW, .why = WHY_FD },

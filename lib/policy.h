@@ -102,7 +102,25 @@ typedef uint64_t tame_atoms;
  * and a line, as on OpenBSD: exec traps, and the handler looks first.
  */
 #define TAME__EXECSET	((tame_atoms)1 << 58)
-#define TAME__STATE	(TAME__NOUNIX | TAME__THREADED | TAME__EXECSET)
+/*
+ * UNVEILED is state as well: unveil() was locked with paths unveiled.
+ * The path calls Landlock does not judge (a stat, a chmod, readlink,
+ * O_PATH, a unix connect by path) trap under it: the supervisor checks
+ * the path against the rules before it makes the call (policy.c, the
+ * UNVEILED rows; sup_unveil.c).  Set by the lock, never cleared.
+ */
+#define TAME__UNVEILED	((tame_atoms)1 << 57)
+/*
+ * FREE is not pledged at all: pledge(NULL, execpromises) before any
+ * promise (this image), NULL execpromises (the images exec'd), unveil()
+ * locked without pledge().  Under it only the rows keyed UNVEILED and
+ * the supervisor's apply (tame_rule_applies); any other call is allowed,
+ * also those no atom allows (personality, mount...): the kernel and its
+ * permissions alone judge them, as if no pledge() ran.
+ */
+#define TAME__FREE	((tame_atoms)1 << 56)
+#define TAME__STATE	(TAME__NOUNIX | TAME__THREADED | TAME__EXECSET | \
+			 TAME__UNVEILED)
 #define TAME__INTERNAL	(TAME__STATE | TAME__BASE | TAME__ALWAYS)
 
 /* What a matching row does. */
@@ -139,6 +157,9 @@ enum tame_op {
 				   effective uid (struct tame_ids) */
 	TC_OWNGID,		/* -1, its effective gid or one of its
 				   supplementary groups */
+	TC_UVID,		/* the low 32 bits are the number the
+				   supervisor gave the process's unveil
+				   rules (struct tame_origin) */
 };
 
 #define TAME_MAXVAL	12		/* values one compare may list */
@@ -305,12 +326,13 @@ struct tame_origin {
 	int			 pid;
 	const struct tame_ids	*ids;
 	tame_atoms		 held;	/* TC_WITHIN: set by the matcher */
+	uint32_t		 uvid;	/* TC_UVID: its unveil rules */
 };
 
 /* A call of process pid (with its ids). */
-#define TAME_ORIGIN(pid)	(&(struct tame_origin){ (pid), NULL, 0 })
+#define TAME_ORIGIN(pid)	(&(struct tame_origin){ (pid), NULL, 0, 0 })
 #define TAME_ORIGIN_IDS(pid, ids) \
-	(&(struct tame_origin){ (pid), (ids), 0 })
+	(&(struct tame_origin){ (pid), (ids), 0, 0 })
 
 /*
  * Decide one call as the compiled filter would: the first applicable row
@@ -365,10 +387,37 @@ tame_rule_marked(const struct tame_rule *r)
 	return 0;
 }
 
-/* Is the row applicable under held (expanded) flags? */
+/* Set-ID and sticky bits of a mode, which pledge clears (setid.c). */
+#define TAME_SETID_BITS		07000u
+
+/*
+ * Is the row one of those that trap a mode with them (policy.c, the
+ * set-ID rows)?  They decide no call: its bits go, and the rows after
+ * decide.  The violation line and tame-audit pass over them.
+ */
+static inline int
+tame_rule_setid(const struct tame_rule *r)
+{
+	int k;
+
+	for (k = 0; k < TAME_MAXCOND && r->cond[k].op != TC_END; k++)
+		if (r->cond[k].op == TC_IN &&
+		    r->cond[k].mask == TAME_SETID_BITS)
+			return 1;
+	return 0;
+}
+
+/*
+ * Is the row applicable under held (expanded) flags?  Not pledged
+ * (FREE), only unveil's rows and the supervisor's request apply.
+ */
 static inline int
 tame_rule_applies(const struct tame_rule *r, tame_atoms held)
 {
+	if (held & TAME__FREE)		/* every atom, in effect */
+		return (r->nr == TAME_ASK_NR || (r->all & TAME__UNVEILED)) &&
+		    (held & r->all & TAME__UNVEILED) ==
+		    (r->all & TAME__UNVEILED);
 	return (held & r->any) != 0 && (held & r->all) == r->all;
 }
 

@@ -198,7 +198,9 @@ tame__violation_line(struct tame_line *l, const struct tame_call *c,
 	tame__put_num(l, pid);
 	tame__put(l, pledged ? "]: pledge: " : "]: tame: ");
 	tame__describe(l, c);
-	if (n == 0)
+	if (n == 0 && (held & TAME__FREE))	/* not pledged: unveil's */
+		tame__put(l, " is not allowed under unveil()");
+	else if (n == 0)
 		tame__put(l, pledged ? " is not allowed after pledge()" :
 		    " is not allowed after tame()");
 	else

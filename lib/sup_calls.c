@@ -167,6 +167,16 @@ with_umask(struct sup_req *r, long nr, long a0, long a1, long a2, long a3)
 	return ret;
 }
 
+/* What unveil asks of an open's file (OpenBSD's: creating needs c). */
+static uint32_t
+open_perms(int flags)
+{
+	uint32_t p = (flags & O_ACCMODE) == O_WRONLY ? TAME_UV_W :
+	    (flags & O_ACCMODE) == O_RDWR ? TAME_UV_R | TAME_UV_W : TAME_UV_R;
+
+	return p | ((flags & O_CREAT) ? TAME_UV_C : 0);
+}
+
 /* open, openat, creat of a granted path. */
 static long
 open_call(struct sup_req *r, struct tame_ask *q)
@@ -210,6 +220,10 @@ open_call(struct sup_req *r, struct tame_ask *q)
 	} else
 		fd = resolved_open(r->held, path_buf, tame__path_rights(q->nr,
 		    q->a, path_buf), flags | O_CLOEXEC, mode);
+	if (fd >= 0 && !sup_unveil_allows(r, (int)fd, open_perms(flags))) {
+		tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
+		return -EACCES;
+	}
 	if (fd < 0)
 		return fd;
 	ret = sup_addfd(r, (int)fd, flags & O_CLOEXEC);
@@ -267,6 +281,10 @@ name_call(struct sup_req *r, struct tame_ask *q)
 		return -EACCES;
 	dfd = resolved_open(r->held, path_buf, TL_FULL, O_PATH | O_DIRECTORY |
 	    O_CLOEXEC, 0);
+	if (dfd >= 0 && !sup_unveil_allows(r, (int)dfd, TAME_UV_C)) {
+		tame__sys(SYS_close, dfd, 0, 0, 0, 0, 0);
+		return -EACCES;
+	}
 	if (dfd < 0)
 		return dfd;
 	if (nr == SYS_unlinkat)
@@ -314,6 +332,10 @@ stat_call(struct sup_req *r, struct tame_ask *q)
 		return -EPERM;
 	fd = resolved_open(r->held, path_buf, TL_READ, O_PATH | O_CLOEXEC |
 	    ((flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0), 0);
+	if (fd >= 0 && !sup_unveil_allows(r, (int)fd, TAME_UV_R)) {
+		tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
+		return -EACCES;
+	}
 	if (fd < 0)
 		return fd;
 	ret = tame__sys(SYS_newfstatat, fd, (long)"", (long)&st,
@@ -384,6 +406,10 @@ xattr_call(struct sup_req *r, struct tame_ask *q)
 			return n;
 		fd = sup_open_at(r, AT_FDCWD, path_buf, O_PATH |
 		    (nofollow ? O_NOFOLLOW : 0), 0);
+		if (fd >= 0 && !sup_unveil_allows(r, (int)fd, TAME_UV_W)) {
+			tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
+			return -EACCES;
+		}
 	}
 	if (fd < 0)
 		return fd;
@@ -459,7 +485,7 @@ send_one(struct sup_req *r, struct tame_ask *q, int sock, uint64_t umsg,
 	struct msghdr m;
 	struct iovec one;
 	size_t total = 0, i, len;
-	long ret, fl;
+	long ret, fl, file = -1;
 	int k;
 
 	if (sup_read(r, &m, umsg, sizeof(m)) != 0)
@@ -470,6 +496,7 @@ send_one(struct sup_req *r, struct tame_ask *q, int sock, uint64_t umsg,
 	if (m.msg_name != NULL && sup_read(r, name, (uintptr_t)m.msg_name,
 	    m.msg_namelen) != 0)
 		return -EFAULT;
+
 	if (m.msg_control != NULL && sup_read(r, ctl, (uintptr_t)m.msg_control,
 	    m.msg_controllen) != 0)
 		return -EFAULT;
@@ -498,8 +525,18 @@ send_one(struct sup_req *r, struct tame_ask *q, int sock, uint64_t umsg,
 	m.msg_iovlen = 1;
 	m.msg_name = m.msg_name != NULL ? name : NULL;
 	m.msg_control = m.msg_control != NULL ? ctl : NULL;
+	if (m.msg_name != NULL) {
+		size_t nlen = m.msg_namelen;
+
+		/* a unix path as the caller finds it, unveiled w */
+		if ((ret = sup_unix_address(r, name, &nlen, &file)) < 0)
+			return ret;
+		m.msg_namelen = (socklen_t)nlen;
+	}
 	ret = tame__sys(SYS_sendmsg, sock, (long)&m, flags | MSG_DONTWAIT |
 	    MSG_NOSIGNAL, 0, 0, 0);
+	if (file >= 0)
+		tame__sys(SYS_close, file, 0, 0, 0, 0, 0);
 	if (ret == -EAGAIN && !(flags & MSG_DONTWAIT) &&
 	    (fl = tame__sys(SYS_fcntl, sock, F_GETFL, 0, 0, 0, 0)) >= 0 &&
 	    !(fl & O_NONBLOCK))
@@ -824,6 +861,16 @@ sup_make_stripped(struct sup_req *r, int nr, const uint64_t a[6])
 long
 sup_call(struct sup_req *r, struct tame_ask *q)
 {
+	switch (q->nr) {
+	case SYS_setxattr:
+	case SYS_lsetxattr:
+	case SYS_removexattr:
+	case SYS_lremovexattr:
+		break;			/* xattr_call() checks unveil's rules */
+	default:
+		if (sup_unveil_routed(r, q->nr, q->a))
+			return sup_unveil_call(r, q);
+	}
 	switch (q->nr) {
 	case SYS_openat:
 #ifdef SYS_open

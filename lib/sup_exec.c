@@ -114,20 +114,14 @@ caller_comm(int tid, char *comm, size_t len)
 	}
 }
 
-/*
- * A violation of an image the supervisor judged: its line on the
- * caller's stderr, then SIGSYS (the default action dumps a core; a
- * handler of libtame's takes it for what it is), unless pledge's error
- * is held.  The call fails with ENOSYS either way.
- */
-static long
-violation(struct sup_req *r, tame_atoms held, const char *detail,
-    tame_atoms need)
+/* A violation's line, on the caller's stderr. */
+static void
+say(struct sup_req *r, tame_atoms held, const char *detail, tame_atoms need)
 {
 	struct tame_call c;
 	struct tame_line l = { .len = 0 };
 	char comm[32];
-	long pidfd, err, pa;
+	long err, pa;
 
 	memset(&c, 0, sizeof(c));
 	c.nr = r->nr;
@@ -146,6 +140,21 @@ violation(struct sup_req *r, tame_atoms held, const char *detail,
 		tame__sys(SYS_write, err, (long)l.buf, (long)l.len, 0, 0, 0);
 		tame__sys(SYS_close, err, 0, 0, 0, 0, 0);
 	}
+}
+
+/*
+ * A violation of an image the supervisor judged: its line, then SIGSYS
+ * (the default action dumps a core; a handler of libtame's takes it for
+ * what it is), unless pledge's error is held.  The call fails with
+ * ENOSYS either way.
+ */
+static long
+violation(struct sup_req *r, tame_atoms held, const char *detail,
+    tame_atoms need)
+{
+	long pidfd;
+
+	say(r, held, detail, need);
 	if (!(held & TAME__ERROR) && (pidfd = tame__sys(SYS_pidfd_open,
 	    r->tgid, 0, 0, 0, 0, 0)) >= 0) {
 		if (sup_valid(r))
@@ -154,6 +163,50 @@ violation(struct sup_req *r, tame_atoms held, const char *detail,
 		tame__sys(SYS_close, pidfd, 0, 0, 0, 0, 0);
 	}
 	return -ENOSYS;
+}
+
+#define WHY_LOADER	"(a shared object run as a program)"
+
+/* Is the O_PATH descriptor's file a loader (sup_loader.c)? */
+static int
+readable_loader(long fd)
+{
+	char proc[32] = "/proc/self/fd/", digits[12];
+	unsigned long v = (unsigned long)fd;
+	long f;
+	int n = 0, i = 14, r;
+
+	do
+		digits[n++] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	while (n > 0)
+		proc[i++] = digits[--n];
+	proc[i] = '\0';
+	f = tame__sys(SYS_openat, AT_FDCWD, (long)proc, O_RDONLY | O_CLOEXEC |
+	    O_NONBLOCK | O_NOCTTY, 0, 0, 0);
+	if (f < 0)
+		return 0;	/* unreadable: nothing to map it from */
+	r = sup_is_loader((int)f);
+	tame__sys(SYS_close, f, 0, 0, 0, 0, 0);
+	return r;
+}
+
+/*
+ * The image runs a shared object as a program under unveil: the loader
+ * would map a program from a path unveiled without x.  Its line, and it
+ * ends at once, before any code of that program runs.
+ */
+long
+sup_loader_refused(struct sup_req *r, struct sup_proc *p)
+{
+	long pidfd;
+
+	say(r, p->held, WHY_LOADER, 0);
+	if ((pidfd = tame__sys(SYS_pidfd_open, r->tgid, 0, 0, 0, 0, 0)) >= 0) {
+		tame__sys(SYS_pidfd_send_signal, pidfd, SIGKILL, 0, 0, 0, 0);
+		tame__sys(SYS_close, pidfd, 0, 0, 0, 0, 0);
+	}
+	return -EACCES;
 }
 
 /*
@@ -169,15 +222,19 @@ exec_call(struct sup_req *r, struct sup_proc *p)
 	struct stat st;
 	long fd;
 
-	if (tame_policy_match(p->held, r->nr, r->args, TAME_ORIGIN(r->tgid))
-	    < 0)
+	if (!tame_unrestricted(p->held) && tame_policy_match(p->held, r->nr,
+	    r->args, TAME_ORIGIN(r->tgid)) < 0)
 		return violation(r, p->held, NULL, 0);
-	if (!p->exec_null && sup_read_str(r, path, sizeof(path),
-	    r->args[at]) >= 0) {
+	if ((!p->exec_null || p->uvid != 0) && sup_read_str(r, path,
+	    sizeof(path), r->args[at]) >= 0) {
 		fd = sup_open_at(r, at ? (int)r->args[0] : AT_FDCWD, path,
 		    O_PATH | (at && (r->args[4] & AT_SYMLINK_NOFOLLOW) ?
 		    O_NOFOLLOW : 0), 0);
-		if (fd >= 0) {
+		if (fd >= 0 && p->uvid != 0 && readable_loader(fd)) {
+			tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
+			return violation(r, p->held, WHY_LOADER, 0);
+		}
+		if (fd >= 0 && !p->exec_null) {
 			if (tame__sys(SYS_newfstatat, fd, (long)"", (long)&st,
 			    AT_EMPTY_PATH, 0, 0) == 0 && S_ISREG(st.st_mode) &&
 			    (st.st_mode & (S_ISUID | S_ISGID))) {
@@ -187,8 +244,9 @@ exec_call(struct sup_req *r, struct sup_proc *p)
 				    0);
 				return -EACCES;
 			}
-			tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
 		}
+		if (fd >= 0)
+			tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
 	}
 	/* the path's own memory: mapped in the old image, gone after */
 	sup_proc_exec(p, r, r->args[at]);
@@ -204,15 +262,21 @@ sup_direct(struct sup_req *r)
 	struct tame_ask q;
 	const struct tame_rule *row;
 	uint64_t a[6];
+	tame_atoms held;
 	long ret;
 	int i, bits;
 
 	if (p == NULL)
 		return -EAGAIN;		/* no room to tell it apart */
+	if (p->loader)
+		return sup_loader_refused(r, p);
 	r->held = p->held;
+	r->uvid = p->uvid;
+	/* under unveil's lock, unveil's rows apply (sup_unveil.c) */
+	held = p->held | (p->uvid != 0 ? TAME__UNVEILED : 0);
 	/* not pledged: its calls are the kernel's alone (forks recorded) */
-	if (p->held == TAME_UNRESTRICTED && r->nr != SYS_execve &&
-	    r->nr != SYS_execveat) {
+	if (tame_unrestricted(p->held) && p->uvid == 0 &&
+	    r->nr != SYS_execve && r->nr != SYS_execveat) {
 		r->cont = 1;
 		if (r->nr == SYS_clone
 #ifdef SYS_fork
@@ -231,8 +295,18 @@ sup_direct(struct sup_req *r)
 	memcpy(a, r->args, sizeof(a));
 	bits = tame__strip_setid(r->nr, a);
 	/* with set-ID or sticky bits: decided without them (setid.c) */
-	i = tame_policy_match(p->held, r->nr, a, TAME_ORIGIN_IDS(r->tgid,
+	i = tame_policy_match(held, r->nr, a, TAME_ORIGIN_IDS(r->tgid,
 	    &ids));
+	if (i < 0 && tame_unrestricted(held)) {
+		r->cont = 1;		/* not pledged: no row refuses it */
+		if (r->nr == SYS_clone
+#ifdef SYS_fork
+		    || r->nr == SYS_fork || r->nr == SYS_vfork
+#endif
+		    )
+			r->forked = p;
+		return 0;
+	}
 	if (i < 0)
 		return violation(r, p->held, NULL, 0);
 	row = &tame_rules[i];

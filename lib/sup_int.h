@@ -27,6 +27,7 @@ struct sup_req {
 					   request (the filters' check of
 					   its claim, and what this process
 					   knows of it) */
+	uint32_t	 uvid;		/* its unveil rules (sup_unveil.c), or 0 */
 	int		 answered;	/* an ADDFD answered it already */
 	int		 cont;		/* let the call itself go on */
 	int		 wait;		/* it would block: answer it later */
@@ -41,6 +42,9 @@ struct sup_req {
 int	sup_read(struct sup_req *, void *dst, uint64_t src, size_t len);
 long	sup_read_str(struct sup_req *, char *dst, size_t len, uint64_t src);
 int	sup_write(struct sup_req *, uint64_t dst, const void *src, size_t len);
+
+/* Answer r as decided: its result, or let the call go on (r->cont). */
+void	sup_answer(struct sup_req *, long ret);
 
 /* Is the caller still waiting for this answer (its tid not reused)? */
 int	sup_valid(struct sup_req *);
@@ -97,12 +101,23 @@ struct sup_proc {
 	uint64_t	 pin_at;	/* an address mapped there */
 	int		 vm_peer;	/* or the process whose memory it used
 					   (vfork, posix_spawn) at the exec */
+	uint32_t	 uvid;		/* its unveil rules, or 0 */
+	int		 fresh;		/* runs an image not looked at yet */
+	int		 loader;	/* runs a shared object as a program
+					   (sup_loader.c), under unveil */
 };
 
 void	sup_procs_init(int pledger, tame_atoms held, tame_atoms exec_held,
-	    int exec_null);
+	    int exec_null, uint32_t uvid);
 /* The caller's record (sets r->tgid); NULL where none can be made. */
 struct sup_proc *sup_proc_of(struct sup_req *r);
+/*
+ * Is the file a shared object run as a program, the dynamic loader's
+ * way to run a file unveiled without x ("ld.so PROGRAM")?  fd is this
+ * process's descriptor of it (sup_loader.c).
+ */
+int	sup_is_loader(int fd);
+
 /* An exec about to go on; mapped: an address of its old image. */
 void	sup_proc_exec(struct sup_proc *, struct sup_req *r, uint64_t mapped);
 /* A fork let go on from thread tid: record the child. */
@@ -121,6 +136,40 @@ long	sup_status_num(int tid, const char *key);
  * answer, or sets r->answered / r->cont.
  */
 long	sup_direct(struct sup_req *r);
+
+/* A process found running a loader (p->loader): its line, SIGKILL. */
+long	sup_loader_refused(struct sup_req *r, struct sup_proc *p);
+
+/*
+ * unveil's rules (sup_unveil.c).  Keep a copy of the caller's rules
+ * (TAME_ASK_UNVEIL), or those the supervisor was forked with: their
+ * number, or -errno.
+ */
+long	sup_unveil_keep(struct sup_req *, uint64_t rules, uint64_t len);
+long	sup_unveil_keep_own(void);
+
+/*
+ * Is the call one of unveil's (policy.c, the UNVEILED rows), under
+ * rules r->uvid?  Then sup_unveil_call() checks and makes it.
+ */
+int	sup_unveil_routed(struct sup_req *, int nr, const uint64_t a[6]);
+long	sup_unveil_call(struct sup_req *, struct tame_ask *q);
+
+/*
+ * Do r->uvid's rules give the object fd (this process's descriptor of
+ * what the caller's path led to) every permission of need (TAME_UV_*)?
+ * 1 where nothing is unveiled (uvid 0); 0 where a rule is missing.
+ */
+int	sup_unveil_allows(struct sup_req *, int fd, uint32_t need);
+
+/*
+ * A unix socket address the caller gave, len bytes, resolved as it would
+ * be and checked under unveil (w; no abstract name): rewritten to name
+ * this process's descriptor of the socket's file (*file, to close after
+ * the call; -1 where the address names none).  0, or -errno.
+ */
+long	sup_unix_address(struct sup_req *, void *name, size_t *len,
+	    long *file);
 
 /*
  * Make the trapped call q describes for the caller (sup_calls.c).

@@ -22,9 +22,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdint.h>
 #include <string.h>
 
+#include "compile.h"
 #include "sup_int.h"
 #include "supervisor.h"
 #include "sys.h"
@@ -285,15 +287,32 @@ ask(struct sup_req *r)
 	/* the claim every filter checked: at most what the caller holds */
 	r->held = (tame_atoms)(uint32_t)r->args[1] |
 	    (tame_atoms)(uint32_t)r->args[2] << 32;
+	/*
+	 * Its unveil rules: those every filter of the caller compares the
+	 * number with (TC_UVID); where none does (not locked), any it
+	 * names only narrows what it is granted.
+	 */
+	r->uvid = (uint32_t)r->args[5];
 	/* in an exec tree, no more than its image holds either */
 	if (split) {
 		if ((p = sup_proc_of(r)) == NULL)
 			return -EAGAIN;
-		r->held &= p->held;
+		if (p->loader)
+			return sup_loader_refused(r, p);
+		if (!tame_unrestricted(p->held))	/* else every atom */
+			r->held &= p->held;
+		r->uvid = p->uvid;	/* a first filter compares nothing */
 	}
 	switch (op) {
 	case TAME_ASK_HELLO:
 		return TAME_ASK_VERSION;
+	case TAME_ASK_UNVEIL:
+		if (!(r->held & TAME__UNVEIL) && !tame_unrestricted(r->held))
+			return -EPERM;	/* locked already */
+		ret = sup_unveil_keep(r, r->args[3], r->args[4]);
+		if (ret > 0 && p != NULL)
+			p->uvid = (uint32_t)ret;
+		return ret;
 	case TAME_ASK_NARROW:
 		if (p != NULL && r->args[4] == sizeof(q) && sup_read(r, &q,
 		    r->args[3], sizeof(q)) == 0)
@@ -325,9 +344,8 @@ static struct sup_req	waits[MAXWAITS];
 static int		wait_fd[MAXWAITS];	/* its socket, here */
 static int		nwaits;
 
-/* Answer r as decided: its result, or let the call go on. */
-static void
-answer(struct sup_req *r, long ret)
+void
+sup_answer(struct sup_req *r, long ret)
 {
 	struct seccomp_notif_resp resp;
 
@@ -370,7 +388,7 @@ serve(struct sup_req *r)
 		wait_fd[nwaits++] = (int)fd;
 		return;
 	}
-	answer(r, ret);
+	sup_answer(r, ret);
 	if (r->cont && r->forked != NULL)
 		sup_proc_fork(r->forked, r->tid);
 }
@@ -413,9 +431,17 @@ tame__supervise(int listener, int pledger)
 	if (tame__sys(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, (long)&sizes, 0,
 	    0, 0) != 0 || sizes.seccomp_notif > sizeof(buf))
 		tame__sys(SYS_exit_group, 1, 0, 0, 0, 0, 0);
+	/* the rules the process locks as it hands the listener over */
+	if (tame__sup_config.uvid != 0 &&
+	    sup_unveil_keep_own() != (long)tame__sup_config.uvid)
+		tame__sys(SYS_exit_group, 1, 0, 0, 0, 0, 0);
+	/* a blocking connect's helper (sup_unveil.c) goes unwaited for */
+	tame__sys(SYS_rt_sigaction, SIGCHLD, (long)&(struct tame_ksigaction){
+	    .handler = (uintptr_t)SIG_IGN }, 0, sizeof(uint64_t), 0, 0);
 	if ((split = tame__sup_config.split) != 0)
 		sup_procs_init(pledger, tame__sup_config.held,
-		    tame__sup_config.exec_held, tame__sup_config.exec_null);
+		    tame__sup_config.exec_held, tame__sup_config.exec_null,
+		    tame__sup_config.uvid);
 	for (;;) {
 		for (i = 0; i < nwaits; i++) {
 			p[i].fd = wait_fd[i];

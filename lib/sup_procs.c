@@ -97,6 +97,23 @@ sup_status_num(int tid, const char *key)
 	return v;
 }
 
+/* Does the process run a shared object as a program (sup_loader.c)? */
+static int
+exe_is_loader(int tgid)
+{
+	char path[64];
+	long fd;
+	int r;
+
+	fd = tame__sys(SYS_openat, AT_FDCWD, (long)sup_proc_path(path, tgid,
+	    "exe"), O_RDONLY | O_CLOEXEC, 0, 0, 0);
+	if (fd < 0)
+		return 0;	/* gone, or no file: nothing to map it from */
+	r = sup_is_loader((int)fd);
+	tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
+	return r;
+}
+
 /* Has the process of this record ended (its pid free for another)? */
 static int
 gone(const struct sup_proc *p)
@@ -163,7 +180,7 @@ add(int tgid, const struct sup_proc *model)
 
 void
 sup_procs_init(int pledger, tame_atoms held, tame_atoms exec_held,
-    int exec_null)
+    int exec_null, uint32_t uvid)
 {
 	int i;
 
@@ -172,6 +189,7 @@ sup_procs_init(int pledger, tame_atoms held, tame_atoms exec_held,
 	root.held = held;
 	root.exec_held = exec_held;
 	root.exec_null = exec_null;
+	root.uvid = uvid;
 	root.pidfd = root.pin = -1;
 	add(pledger, &root);
 }
@@ -200,6 +218,7 @@ settle(struct sup_proc *p)
 		if (tame__sys(SYS_kcmp, p->tgid, p->vm_peer, KCMP_VM, 0, 0,
 		    0) != 0) {
 			p->held = after_exec(p);
+			p->fresh = 1;
 			p->vm_peer = 0;
 		}
 		return;
@@ -210,6 +229,7 @@ settle(struct sup_proc *p)
 	    0);
 	if (n == 0 || n == -ESRCH) {
 		p->held = after_exec(p);
+		p->fresh = 1;
 		/* its own execs get the same execpromises, as OpenBSD's */
 	}
 	tame__sys(SYS_close, p->pin, 0, 0, 0, 0, 0);
@@ -227,6 +247,11 @@ sup_proc_of(struct sup_req *r)
 	r->tgid = (int)tgid;
 	if ((p = find((int)tgid)) != NULL) {
 		settle(p);
+		if (p->fresh) {
+			/* its first call since an exec: what runs now? */
+			p->fresh = 0;
+			p->loader = p->uvid != 0 && exe_is_loader(p->tgid);
+		}
 		return p;
 	}
 	/* unknown: its parent's image, which it was forked in */
@@ -239,7 +264,9 @@ sup_proc_of(struct sup_req *r)
 	else {
 		/* no parent to place it by: what both kinds may do */
 		guess = root;
-		guess.held = root.held & after_exec(&root);
+		guess.held = tame_unrestricted(root.held) ? after_exec(&root) :
+		    tame_unrestricted(after_exec(&root)) ? root.held :
+		    root.held & after_exec(&root);
 		guess.exec_held &= guess.held;
 	}
 	return add((int)tgid, &guess);
@@ -272,6 +299,7 @@ sup_proc_exec(struct sup_proc *p, struct sup_req *r, uint64_t mapped)
 	if (fd < 0) {
 		/* cannot tell when it changes: from now on, the new image */
 		p->held = after_exec(p);
+		p->fresh = 1;
 		return;
 	}
 	p->pin = (int)fd;
@@ -329,7 +357,9 @@ void
 sup_proc_narrow(struct sup_proc *p, tame_atoms held, int exec_given,
     tame_atoms exec_held)
 {
-	p->held &= held;
+	/* not pledged, then pledged: what it holds now */
+	p->held = tame_unrestricted(p->held) ? held & ~TAME__UNVEILED :
+	    p->held & held;
 	if (exec_given) {
 		if (p->exec_null)
 			p->exec_held = exec_held;

@@ -36,6 +36,7 @@ enum tame_ask_op {
 	TAME_ASK_HELLO = 1,	/* is a supervisor there?  Its version */
 	TAME_ASK_CALL,		/* make this trapped call, as held allows */
 	TAME_ASK_NARROW,	/* the caller now holds less (pledge, tame) */
+	TAME_ASK_UNVEIL,	/* keep these unveil rules: their number */
 };
 
 #define TAME_ASK_VERSION	1
@@ -72,6 +73,13 @@ long	tame__ask(int op, struct tame_ask *q);
  */
 long	tame__ask_narrow(tame_atoms held, int exec_null, tame_atoms exec_held);
 
+/*
+ * Give the supervisor the rules unveil() is about to lock; their number
+ * (TC_UVID), which the caller's next filter names, or -errno.
+ */
+struct tame_unveil_rules;
+long	tame__ask_unveil(const struct tame_unveil_rules *);
+
 /* Does a supervisor serve this process? */
 int	tame__supervised(void);
 
@@ -96,7 +104,12 @@ struct tame_sup_config {
 	tame_atoms	 held;		/* the pledger's atoms */
 	tame_atoms	 exec_held;	/* its execpromises' */
 	int		 exec_null;
+	uint32_t	 uvid;		/* 1: the lock of the rules it was
+					   forked with is under way */
 };
+
+/* The number the rules a supervisor was forked with get (uvid). */
+#define TAME_UVID_FIRST		1
 extern struct tame_sup_config tame__sup_config;
 
 /* The supervisor's loop (sup_loop.c), in the forked child: no return. */

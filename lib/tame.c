@@ -78,6 +78,9 @@ audit_marker(const struct tame_request *rq)
 	static const char hex[] = "0123456789abcdef";
 	char buf[40];
 	uint64_t v = rq->pledged ? rq->want & TAME__ATOMS : (uint64_t)rq->flags;
+
+	if (tame_unrestricted(rq->want))
+		v = TAME__ATOMS;	/* not pledged: every promise */
 	int i, n, shift;
 	const char *prefix = rq->pledged ? "pledge:0x" : "tame:0x";
 
@@ -231,8 +234,32 @@ needs_supervisor(const struct tame_target *t)
 {
 	if ((t->held & ~TAME__ALWAYS) == 0)
 		return 0;		/* _exit only */
+	/* unveil's checks (UNVEILED), now or after a later lock (UNVEIL) */
 	return (t->held & (TAME__FATTR | TAME__EXEC | TAME_TMPPATH |
-	    TAME_UNIX)) != 0 || t->landlock_ok != 1;
+	    TAME_UNIX | TAME__UNVEIL | TAME__UNVEILED)) != 0 ||
+	    t->landlock_ok != 1 || t->split != TAME_SPLIT_NONE;
+}
+
+/*
+ * The lock of unveil()'s rules in this narrowing: the supervisor keeps
+ * them under a number the new filter names (TC_UVID).  One forked in
+ * this narrowing takes them from its copy of the process.  0, or -1.
+ */
+static int
+unveil_register(uint32_t *uvid)
+{
+	long r;
+
+	if (!tame__state.supervised) {
+		*uvid = TAME_UVID_FIRST;
+		return 0;
+	}
+	if ((r = tame__ask_unveil(tame__unveil_rules())) < 0) {
+		errno = r == -ENOSYS ? ENOSYS : (int)-r;
+		return -1;
+	}
+	*uvid = (uint32_t)r;
+	return 0;
 }
 
 /*
@@ -247,15 +274,25 @@ narrow_locked(const struct tame_request *rq)
 	sigset_t sigsys;
 	int ruleset = -1, domain_only = 0, r, saved, supervisor = 0;
 	int nonzero = (rq->want & ~TAME__ALWAYS) != 0;
-	/* a split filter is made whole, as is the first after one */
-	int whole = (rq->want & TAME__EXEC) || tame__state.split;
 	tame_atoms want = rq->want;
 	tame_atoms held = current_held();
+	/*
+	 * exec held, or not pledged (pledge(NULL, E), unveil's lock): the
+	 * supervisor follows the images, so that a later pledge() with exec
+	 * finds its first filter in place.
+	 */
+	int execs = (want & TAME__EXEC) || tame_unrestricted(want);
+	/* a split filter is made whole, as is the first after one */
+	int whole = execs || tame__state.split || tame_unrestricted(held);
+	/* unveil's lock: its own, or a narrowing without pledge's unveil */
+	int locking = tame__unveil_pending() && (rq->unveil_lock ||
+	    !(want & TAME__UNVEIL));
+	uint32_t uvid = tame__state.uvid;
 
-	/* not pledged, its exec'd images confined: pledge(NULL, E) first */
-	if (want == TAME_UNRESTRICTED && !tame__state.tamed)
-		held = TAME_UNRESTRICTED;
-	if (want & ~held) {
+	/* not pledged: pledge(NULL, E), or unveil's lock, first */
+	if (tame_unrestricted(want) && !tame__state.tamed)
+		held = want;
+	if (!tame_unrestricted(held) && (want & ~held)) {
 		errno = EPERM;		/* only reductions */
 		return -1;
 	}
@@ -266,7 +303,7 @@ narrow_locked(const struct tame_request *rq)
 	 * filter, nor a path tame() needs hidden before it read it).
 	 */
 	if (tame__state.tamed && want == (held & ~TAME__STATE) &&
-	    !rq->exec_changed) {
+	    !rq->exec_changed && !locking) {
 		if (!(want & TAME__UNVEIL) && tame__unveil_lock() == -1)
 			return -1;
 		audit_marker(rq);	/* nothing narrows: nothing new */
@@ -276,7 +313,8 @@ narrow_locked(const struct tame_request *rq)
 	if (!tame__state.tamed)
 		tame__state.permissive = permissive_requested();
 	if (tame__state.permissive) {
-		if (!(want & TAME__UNVEIL) && tame__unveil_lock() == -1)
+		if ((rq->unveil_lock || !(want & TAME__UNVEIL)) &&
+		    tame__unveil_lock() == -1)
 			return -1;
 		if (tame__state.permissive == 1)
 			tame__warm(want);	/* as the real call would */
@@ -290,7 +328,7 @@ narrow_locked(const struct tame_request *rq)
 	if (!tame__state.tamed &&
 	    tame__acquired_check(single_threaded()) == -1)
 		return -1;
-	if (want != TAME_UNRESTRICTED)
+	if (!tame_unrestricted(want))
 		tame__warm(want);
 	if (!tame__state.tamed && !tame__state.supervised &&
 	    inherited_supervisor()) {
@@ -300,9 +338,15 @@ narrow_locked(const struct tame_request *rq)
 		tame__state.split_held = tame__state.split_exec = 0;
 	}
 	want = with_state(want, held);
+	if (locking) {
+		if (unveil_register(&uvid) == -1)
+			return -1;
+		want |= TAME__UNVEILED;
+	}
 	next.held = want;
+	next.uvid = uvid;
 	next.landlock_ok = 1;
-	if (want & TAME__EXEC) {
+	if (execs) {
 		/*
 		 * pledge's exec: one filter for this image and the ones it
 		 * execs; the first such filter is the supervisor's.
@@ -313,6 +357,15 @@ narrow_locked(const struct tame_request *rq)
 		    rq->exec_held | TAME__LOADER;
 		next.split_held = tame__state.split_held;
 		next.split_exec = tame__state.split_exec;
+		/*
+		 * Where unveil may be locked later, the first filter sends
+		 * the supervisor the calls unveil's rows trap from the start
+		 * (it lets them go on until the lock): a later filter cannot
+		 * tell this image's calls from those of images it execs.
+		 */
+		if (next.split == TAME_SPLIT_FIRST &&
+		    (want & (TAME__UNVEIL | TAME__FREE)))
+			next.held |= TAME__UNVEILED;
 	}
 	/* an older filter without PROC was made here too: no fork since */
 	next.pid = prev.pid = (int)tame__sys(SYS_getpid, 0, 0, 0, 0, 0, 0);
@@ -321,17 +374,24 @@ narrow_locked(const struct tame_request *rq)
 		next.pid = 0;
 	tame__own_ids(&own_ids);
 	next.ids = prev.ids = &own_ids;
-	if (want & TAME__EXEC) {
+	if (execs) {
 		/*
 		 * pledge's exec: a layer that confines paths would bind the
 		 * images it execs too, which execpromises judge alone (NULL:
 		 * not at all).  Paths are the supervisor's, as without
 		 * Landlock; the domain still keeps other processes (and the
-		 * supervisor) out of reach (tame__domain_kind).
+		 * supervisor) out of reach (tame__domain_kind).  Not pledged
+		 * itself, this image's domain is that of every promise.
 		 */
 		next.landlock_ok = 0;
-		if (!tame__state.tamed && tame__landlock_domain(want,
-		    &ruleset) == 0 && ruleset != -1)
+		/* unveil's lock, unpledged: a later pledge() may make one */
+		if (tame_unrestricted(want) && rq->exec_null)
+			next.landlock_ok = tame__state.tamed ?
+			    tame__state.landlock_ok : 1;
+		if (!tame__state.tamed && !(tame_unrestricted(want) &&
+		    rq->exec_null) && tame__landlock_domain(
+		    tame_unrestricted(want) ? TAME__ATOMS | TAME__BASE |
+		    TAME__ALWAYS : want, &ruleset) == 0 && ruleset != -1)
 			domain_only = 1;
 	} else if (tame__landlock_needed(want) &&
 	    !tame__landlock_is_current(want) &&
@@ -416,6 +476,7 @@ narrow_locked(const struct tame_request *rq)
 		tame__sup_config.held = want;
 		tame__sup_config.exec_held = next.exec_held;
 		tame__sup_config.exec_null = rq->exec_null;
+		tame__sup_config.uvid = locking ? TAME_UVID_FIRST : 0;
 		if (tame__supervisor_fork() == -1)
 			goto restore;
 		supervisor = 1;
@@ -447,7 +508,7 @@ narrow_locked(const struct tame_request *rq)
 				goto restore;
 		}
 	}
-	if (!(want & TAME__UNVEIL) && tame__unveil_lock() == -1)
+	if ((locking || !(want & TAME__UNVEIL)) && tame__unveil_lock() == -1)
 		goto restore;
 	audit_marker(rq);
 	if (supervisor) {
@@ -476,7 +537,7 @@ narrow_locked(const struct tame_request *rq)
 		goto restore;
 	if (next.split == TAME_SPLIT_FIRST) {
 		tame__state.split = 1;
-		tame__state.split_held = want;
+		tame__state.split_held = next.held;
 		tame__state.split_exec = next.exec_held;
 	} else if (next.split == TAME_SPLIT_NONE)
 		tame__state.split = 0;
@@ -485,6 +546,7 @@ narrow_locked(const struct tame_request *rq)
 	tame__state.exec_null = rq->exec_null;
 	tame__state.exec_held = rq->exec_held;
 	tame__state.landlock_ok = next.landlock_ok;
+	tame__state.uvid = uvid;
 	tame__state.tamed = 1;
 	return 0;
 restore:
@@ -502,6 +564,38 @@ fail:
 		errno = saved;
 	}
 	return -1;
+}
+
+long
+tame__unix_checks_on(void)
+{
+	struct tame_target next = { 0 }, prev = { 0 };
+	tame_atoms held;
+	long r = 0;
+
+	if ((tame__state.held & TAME__NOUNIX) == 0)
+		return 0;
+	if (state_lock() == -1)
+		return -EDEADLK;	/* a trap inside this thread's tame() */
+	held = tame__state.held;
+	if (held & TAME__NOUNIX) {
+		prev.held = held;
+		prev.landlock_ok = next.landlock_ok = tame__state.landlock_ok;
+		prev.uvid = next.uvid = tame__state.uvid;
+		next.held = held & ~TAME__NOUNIX;
+		next.pid = prev.pid = (int)tame__sys(SYS_getpid, 0, 0, 0, 0, 0,
+		    0);
+		tame__own_ids(&own_ids);
+		next.ids = prev.ids = &own_ids;
+		/* a delta: the older filters still hold the rest */
+		if (tame_compile_fast(&next, &prev, &prog) == -1 ||
+		    install() == -1)
+			r = -errno;
+		else
+			tame__state.held = next.held;
+	}
+	state_unlock();
+	return r;
 }
 
 int
@@ -538,6 +632,9 @@ tame_flags_held(void)
 {
 	tame_atoms held = tame__state.held;
 	int i, f, flags = 0;
+
+	if (tame_unrestricted(held))
+		return TAME_ALL;	/* not pledged */
 
 	for (i = 0; i < tame_nflagnames; i++) {
 		f = tame_flagnames[i].flag;

@@ -29,6 +29,8 @@ struct tame_state {
 				   for the images it execs too (compile.h) */
 	tame_atoms split_held;	/* the first such filter's two sets */
 	tame_atoms split_exec;
+	uint32_t uvid;		/* the supervisor's number of the rules
+				   unveil() locked (UNVEILED), or 0 */
 	char	progname[64];
 };
 
@@ -43,6 +45,7 @@ struct tame_request {
 	int		 exec_null;
 	tame_atoms	 exec_held;
 	int		 exec_changed;
+	int		 unveil_lock;	/* unveil(NULL, NULL) */
 };
 
 /*
@@ -53,6 +56,35 @@ int	tame__narrow(const struct tame_request *rq);
 
 /* Put unveil()'s layer in and refuse more unveil() (unveil.c); 0 or -1. */
 int	tame__unveil_lock(void);
+
+/*
+ * unveil()'s rules as the supervisor checks them (sup_unveil.c): each
+ * unveiled file or directory by device and inode, with its permissions.
+ * OpenBSD keeps 128 of each kind; more is E2BIG.
+ */
+#define TAME_UV_R	1
+#define TAME_UV_W	2
+#define TAME_UV_X	4
+#define TAME_UV_C	8
+#define TAME_UNVEIL_MAX	256
+
+struct tame_unveil_rule {
+	uint64_t	 dev;
+	uint64_t	 ino;
+	uint32_t	 perms;		/* TAME_UV_* */
+	uint32_t	 dir;
+};
+
+struct tame_unveil_rules {
+	int		 n;
+	struct tame_unveil_rule r[TAME_UNVEIL_MAX];
+};
+
+/* The rules so far; n is 0 when nothing was unveiled. */
+const struct tame_unveil_rules *tame__unveil_rules(void);
+
+/* Are rules waiting for the lock (unveil() called, not locked)? */
+int	tame__unveil_pending(void);
 
 /* pledge's promise list to atoms; -1 (EINVAL, *bad at the word) if unknown. */
 int	tame__promises_parse(const char *s, tame_atoms *out, const char **bad);
@@ -183,6 +215,12 @@ int	tame__path_rights(int nr, const uint64_t a[6], const char *path);
  */
 int	tame__emulate(tame_atoms held, struct tame_call *c, long *ret);
 int	tame__cmsg_emulate(tame_atoms held, struct tame_call *c, long *ret);
+
+/*
+ * The process makes its first AF_UNIX socket under NOUNIX: stack the
+ * filter that checks the message calls, and drop NOUNIX.  0 or -errno.
+ */
+long	tame__unix_checks_on(void);
 /* Does control data ctl of len bytes carry SCM_RIGHTS (1, 0, -EINVAL)? */
 int	tame__cmsg_rights(const void *ctl, size_t len);
 

@@ -9,15 +9,24 @@
  * each with its permissions (r: read files and list directories, w:
  * write and truncate, x: execute, c: create, remove and rename).
  *
- * Where Landlock differs from OpenBSD (unveil(3) CAVEATS, each tested
- * in tests/t_unveil.c): nothing is hidden before the lock; overlapping
+ * Landlock judges opens, creating, removing, renaming and exec; the
+ * calls it does not judge (stat, access, readlink, chdir, O_PATH, modes,
+ * owners, times, attributes, a unix socket's connect by path) the lock
+ * makes trap (policy.c, the UNVEILED rows), and the supervisor checks
+ * them against the same rules, kept here by device and inode and handed
+ * to it at the lock (sup_unveil.c).  Abstract unix sockets are out of
+ * reach too (Landlock's scope where the kernel has it; the supervisor
+ * refuses them).
+ *
+ * Where this differs from OpenBSD (unveil(3) CAVEATS, each tested in
+ * tests/t_unveil.c): nothing is hidden before the lock; overlapping
  * rules add up instead of the deepest one deciding, so "" cannot hide a
  * path beneath one unveiled; a hidden path fails with EACCES, not
- * ENOENT, and stat() still sees it; a path must exist to be unveiled;
- * the layer binds the locking thread and those it starts later, and
- * the images it execs.
+ * ENOENT; a path must exist to be unveiled; the layer binds the locking
+ * thread and those it starts later, and the images it execs.
  */
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <linux/landlock.h>
 
@@ -27,6 +36,7 @@
 #include <string.h>
 
 #include "sys.h"
+#include "compile.h"
 #include "landlock_rights.h"
 #include "policy.h"
 #include "tame_int.h"
@@ -41,6 +51,22 @@
 static int	 ruleset = -1;	/* rules so far, before the lock */
 static int	 locked;
 static uint64_t	 handled;	/* the rights this kernel's ruleset has */
+static struct tame_unveil_rules rules;	/* the same, for the supervisor */
+
+/* Landlock's scope of abstract unix sockets (ABI 6), for older headers. */
+#define UV_SCOPE_ABSTRACT_UNIX	(1ULL << 0)
+
+const struct tame_unveil_rules *
+tame__unveil_rules(void)
+{
+	return &rules;
+}
+
+int
+tame__unveil_pending(void)
+{
+	return !locked && ruleset != -1;
+}
 
 /* The rights this kernel knows: REFER from ABI 2, TRUNCATE from 3. */
 static uint64_t
@@ -112,6 +138,41 @@ tame__unveil_lock(void)
 	return 0;
 }
 
+/* "rwxc" as the supervisor's rules say it. */
+static uint32_t
+perms_of(uint64_t rights)
+{
+	return ((rights & UV_READ) ? TAME_UV_R : 0) |
+	    ((rights & UV_WRITE) ? TAME_UV_W : 0) |
+	    ((rights & UV_EXEC) ? TAME_UV_X : 0) |
+	    ((rights & UV_CREATE) ? TAME_UV_C : 0);
+}
+
+/* The supervisor's copy of a rule: rights on one inode add up. */
+static int
+record_rule(long fd, uint64_t rights)
+{
+	struct stat st;
+	int i;
+
+	if (tame__sys(SYS_newfstatat, fd, (long)"", (long)&st, AT_EMPTY_PATH,
+	    0, 0) != 0)
+		return fail(EIO);
+	for (i = 0; i < rules.n; i++)
+		if (rules.r[i].dev == st.st_dev && rules.r[i].ino == st.st_ino)
+			break;
+	if (i == TAME_UNVEIL_MAX)
+		return fail(E2BIG);	/* OpenBSD's limit is 128 */
+	if (i == rules.n) {
+		rules.r[i].dev = st.st_dev;
+		rules.r[i].ino = st.st_ino;
+		rules.r[i].dir = S_ISDIR(st.st_mode);
+		rules.n++;
+	}
+	rules.r[i].perms |= perms_of(rights);
+	return 0;
+}
+
 static int
 add_rule(const char *path, uint64_t rights)
 {
@@ -122,6 +183,10 @@ add_rule(const char *path, uint64_t rights)
 	    0, 0, 0);
 	if (fd < 0)
 		return fail((int)-fd);
+	if (record_rule(fd, rights) == -1) {
+		tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
+		return -1;
+	}
 	pb.parent_fd = (int)fd;
 	pb.allowed_access = rights & handled;
 	r = tame__sys(SYS_landlock_add_rule, ruleset,
@@ -137,10 +202,35 @@ add_rule(const char *path, uint64_t rights)
 	return r < 0 ? fail((int)-r) : 0;
 }
 
+/*
+ * unveil(NULL, NULL): the lock, which makes the path calls Landlock does
+ * not judge trap (a narrowing that holds what is held, and UNVEILED);
+ * unpledged, a filter that checks them alone.
+ */
+static int
+lock_request(void)
+{
+	struct tame_request rq = { 0 };
+
+	if (!tame__unveil_pending())
+		return tame__unveil_lock();	/* nothing hidden */
+	rq.want = tame__state.tamed ? tame__state.held & ~TAME__STATE :
+	    TAME_UNRESTRICTED;
+	rq.pledged = tame__state.tamed ? tame__state.pledged : 1;
+	rq.exec_null = tame__state.exec_null;
+	rq.exec_held = tame__state.exec_held;
+	rq.unveil_lock = 1;
+	return tame__narrow(&rq);
+}
+
 TAME_EXPORT int
 unveil(const char *path, const char *permissions)
 {
-	struct landlock_ruleset_attr attr = { 0 };
+	struct {			/* struct landlock_ruleset_attr, ABI 6 */
+		uint64_t	 handled_access_fs;
+		uint64_t	 handled_access_net;
+		uint64_t	 scoped;
+	} attr = { 0, 0, 0 };
 	uint64_t rights;
 	int abi;
 	long fd;
@@ -149,7 +239,7 @@ unveil(const char *path, const char *permissions)
 	    !(tame__state.held & TAME__UNVEIL)))
 		return fail(EPERM);
 	if (path == NULL && permissions == NULL)
-		return tame__unveil_lock();
+		return lock_request();
 	if (path == NULL || permissions == NULL ||
 	    parse_permissions(permissions, &rights) == -1)
 		return fail(EINVAL);
@@ -158,6 +248,8 @@ unveil(const char *path, const char *permissions)
 	if (ruleset == -1) {
 		handled = known_rights(abi);
 		attr.handled_access_fs = handled;
+		if (abi >= 6)
+			attr.scoped = UV_SCOPE_ABSTRACT_UNIX;
 		fd = tame__sys(SYS_landlock_create_ruleset, (long)&attr,
 		    sizeof(attr), 0, 0, 0, 0);
 		if (fd < 0)

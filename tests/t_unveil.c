@@ -1,15 +1,23 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * t_unveil.c: unveil() on Landlock, in forked children that really
- * unveil: permissions, the lock (unveil(NULL, NULL) and a pledge()
- * without the unveil promise), bad input, and each place where Landlock
- * differs from OpenBSD, asserted as it is (unveil(3) CAVEATS).
+ * t_unveil.c: unveil() on Landlock and the supervisor, in forked
+ * children that really unveil: permissions, the lock (unveil(NULL,
+ * NULL) and a pledge() without the unveil promise), the path calls
+ * Landlock does not judge (stat, access, readlink, chdir, O_PATH, modes,
+ * owners, times, attributes, unix sockets by path and abstract ones),
+ * bad input, and each place where this differs from OpenBSD, asserted as
+ * it is (unveil(3) CAVEATS).
  */
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/un.h>
+#include <sys/xattr.h>
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -91,8 +99,10 @@ body_read_only(void *arg)
 		return 4;		/* no c */
 	if (opens("/etc/hostname", O_RDONLY) != -EACCES)
 		return 5;		/* hidden: EACCES (OpenBSD: ENOENT) */
-	if (stat("/etc/hostname", &st) != 0)
-		return 6;		/* metadata stays visible */
+	if (stat("/etc/hostname", &st) != -1 || errno != EACCES)
+		return 6;		/* so is what it is */
+	if (stat(in_dir("sub/g"), &st) != 0)
+		return 8;
 	errno = 0;
 	if (unveil(dir, "rw") != -1 || errno != EPERM)
 		return 7;		/* locked */
@@ -311,6 +321,194 @@ START_TEST(test_tame_locks_unveil)
 }
 END_TEST
 
+/* "<dir>.out": a file beside the unveiled directory, never unveiled. */
+static const char *
+outside(const char *suffix)
+{
+	static char path[2][512];
+	static int k;
+
+	k ^= 1;
+	snprintf(path[k], sizeof(path[k]), "%s.%s", dir, suffix);
+	return path[k];
+}
+
+/* A listening unix socket at path; its descriptor, or -1. */
+static int
+listening(const char *path, int abstract)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	socklen_t len;
+	int s = socket(AF_UNIX, SOCK_STREAM, 0);
+
+	if (abstract) {
+		snprintf(sun.sun_path + 1, sizeof(sun.sun_path) - 1, "%s",
+		    path);
+		len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 +
+		    strlen(path));
+	} else {
+		unlink(path);
+		snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", path);
+		len = sizeof(sun);
+	}
+	if (s == -1 || bind(s, (struct sockaddr *)&sun, len) != 0 ||
+	    listen(s, 4) != 0)
+		return -1;
+	return s;
+}
+
+/* connect() to what listening() made: 0 or -errno. */
+static int
+connects(const char *path, int abstract)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	socklen_t len;
+	int s = socket(AF_UNIX, SOCK_STREAM, 0), r;
+
+	if (abstract) {
+		snprintf(sun.sun_path + 1, sizeof(sun.sun_path) - 1, "%s",
+		    path);
+		len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 +
+		    strlen(path));
+	} else {
+		snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", path);
+		len = sizeof(sun);
+	}
+	r = connect(s, (struct sockaddr *)&sun, len) == 0 ? 0 : -errno;
+	close(s);
+	return r;
+}
+
+#define HIDDEN(call) do {						\
+	errno = 0;							\
+	if ((call) != -1 || errno != EACCES)				\
+		return __LINE__;					\
+} while (0)
+#define SEEN(call) do {							\
+	if ((call) == -1)						\
+		return __LINE__;					\
+} while (0)
+
+/*
+ * Every path call Landlock does not judge, on an unveiled path and on
+ * a hidden one, after unveil(NULL, NULL) alone (arg 0), pledge() (arg
+ * 1), or both, in that order (arg 2): the hidden one fails with EACCES,
+ * the unveiled one works.
+ */
+static int
+body_unjudged_calls(void *arg)
+{
+	int pledged = *(int *)arg, fd, ls, lo;
+	struct stat st;
+	struct timespec ts[2] = { { 0, UTIME_NOW }, { 0, UTIME_NOW } };
+	char buf[256], cwd[512], hidden[512], link[512], hidden_link[512];
+
+	/* copies: in_dir() and outside() reuse their buffers */
+	snprintf(hidden, sizeof(hidden), "%s", outside("out"));
+	snprintf(link, sizeof(link), "%s", in_dir("l"));
+	snprintf(hidden_link, sizeof(hidden_link), "%s", in_dir("to-outside"));
+
+	if ((fd = open(hidden, O_WRONLY | O_CREAT, 0644)) == -1)
+		return 100;
+	close(fd);
+	if (symlink("f", link) != 0 || symlink(hidden, hidden_link) != 0)
+		return 101;
+	if ((ls = listening(in_dir("s"), 0)) == -1 ||
+	    (lo = listening(outside("sock"), 0)) == -1 ||
+	    listening(dir, 1) == -1)
+		return 102;
+	if (unveil(dir, "r") != 0 || unveil(in_dir("f"), "rw") != 0 ||
+	    unveil(in_dir("s"), "w") != 0)
+		return 103;
+	/* 2: locked unpledged first, then pledged (tame-exec -v -p) */
+	if (pledged == 2 && unveil(NULL, NULL) != 0)
+		return 104;
+	if (pledged ? pledge("stdio rpath wpath cpath fattr unix", NULL) :
+	    unveil(NULL, NULL))
+		return 105;
+
+	SEEN(stat(in_dir("f"), &st));
+	HIDDEN(stat(hidden, &st));
+	HIDDEN(lstat(hidden, &st));
+	HIDDEN(stat(hidden_link, &st));	/* where the link leads decides */
+	SEEN(lstat(hidden_link, &st));	/* the link itself is unveiled */
+	HIDDEN(open(hidden_link, O_RDONLY));	/* as Landlock judges it */
+	SEEN(fstatat(AT_FDCWD, in_dir("f"), &st, 0));
+	if ((fd = open(in_dir("f"), O_RDONLY)) == -1)
+		return __LINE__;
+	SEEN(fstat(fd, &st));		/* a descriptor names no path */
+	close(fd);
+	SEEN(access(in_dir("f"), R_OK | W_OK));
+	HIDDEN(access(hidden, F_OK));
+	HIDDEN(faccessat(AT_FDCWD, hidden, R_OK, AT_EACCESS));
+	HIDDEN(access(in_dir("sub/g"), W_OK));	/* dir is r only */
+	if (readlink(link, buf, sizeof(buf)) != 1 || buf[0] != 'f')
+		return __LINE__;
+	HIDDEN(readlink(hidden, buf, sizeof(buf)));
+	HIDDEN(open(hidden, O_PATH));
+	if ((fd = open(in_dir("sub"), O_PATH | O_DIRECTORY)) == -1)
+		return __LINE__;
+	close(fd);
+	HIDDEN(chmod(hidden, 0600));
+	HIDDEN(chmod(in_dir("sub/g"), 0600));	/* needs w */
+	HIDDEN(utimensat(AT_FDCWD, in_dir("sub/g"), ts, 0));
+	SEEN(chmod(in_dir("f"), 0640));
+	SEEN(stat(in_dir("f"), &st));
+	if ((st.st_mode & 07777) != 0640)
+		return __LINE__;
+	HIDDEN(chown(hidden, (uid_t)-1, (gid_t)-1));
+	HIDDEN(lchown(hidden, (uid_t)-1, (gid_t)-1));
+	SEEN(chown(in_dir("f"), (uid_t)-1, (gid_t)-1));
+	HIDDEN(utimensat(AT_FDCWD, hidden, ts, 0));
+	HIDDEN(utimes(hidden, NULL));
+	SEEN(utimensat(AT_FDCWD, in_dir("f"), ts, 0));
+	HIDDEN(truncate(hidden, 0));
+	SEEN(truncate(in_dir("f"), 0));
+	HIDDEN(getxattr(hidden, "user.x", buf, sizeof(buf)));
+	HIDDEN(listxattr(hidden, buf, sizeof(buf)));
+	HIDDEN(setxattr(hidden, "user.x", "1", 1, 0));
+	HIDDEN(removexattr(hidden, "user.x"));
+	HIDDEN(chdir(h_tmpdir()));	/* dir's parent */
+	SEEN(chdir(in_dir("sub")));
+	if (getcwd(cwd, sizeof(cwd)) == NULL ||
+	    strcmp(cwd, in_dir("sub")) != 0)
+		return __LINE__;
+	SEEN(stat("g", &st));		/* relative to the new directory */
+	if (connects(in_dir("s"), 0) != 0)
+		return __LINE__;
+	if (connects(outside("sock"), 0) != -EACCES)
+		return __LINE__;
+	if (connects(dir, 1) != -EACCES)
+		return __LINE__;	/* abstract: no path to unveil */
+	close(ls);
+	close(lo);
+	return 0;
+}
+
+START_TEST(test_unjudged_calls)
+{
+	struct outcome o;
+	int pledged = 0;
+
+	if (!have_landlock())
+		return;
+	o = h_run(H_NO_TAME, NULL, body_unjudged_calls, &pledged);
+	ck_assert_exit(o, 0);
+	unlink(outside("out"));
+	unlink(outside("sock"));
+	unlink(in_dir("l"));
+	unlink(in_dir("to-outside"));
+	for (pledged = 1; pledged <= 2; pledged++) {
+		o = h_run(H_NO_TAME, NULL, body_unjudged_calls, &pledged);
+		ck_assert_exit(o, 0);
+		unlink(outside("out"));
+		unlink(outside("sock"));
+		unlink(in_dir("l"));
+		unlink(in_dir("to-outside"));
+	}
+}
+END_TEST
+
 static Suite *
 unveil_suite(void)
 {
@@ -325,6 +523,7 @@ unveil_suite(void)
 	tcase_add_test(tc, test_pledge_locks_unveil);
 	tcase_add_test(tc, test_tame_locks_unveil);
 	tcase_add_test(tc, test_empty_pledge_locks_unveil_first);
+	tcase_add_test(tc, test_unjudged_calls);
 	return s;
 }
 
