@@ -10,7 +10,8 @@
  *
  * The per-flag lists are parsed as tame-policy.c promises: inside an
  * ".It Sy flag" entry, each sentence that has a colon is "label: name,
- * name*, ..." and every word after the colon must be a system call.
+ * name*, ..." and every word after the colon must be a system call (or
+ * the supervisor's, tame_ask, which the table names too).
  */
 #include <sys/wait.h>
 
@@ -223,8 +224,7 @@ allowed_after(int i, tame_atoms group)
 	for (j = i + 1; j < tame_nrules; j++) {
 		q = &tame_rules[j];
 		if (q->nr == tame_rules[i].nr && (q->any & group_atoms(group)) != 0 &&
-		    (q->action == TA_ALLOW || q->action == TA_LANDLOCK ||
-		    q->action == TA_NOLANDLOCK))
+		    (q->action == TA_ALLOW || q->action == TA_LANDLOCK))
 			return 1;
 	}
 	return 0;
@@ -242,8 +242,8 @@ table_set(tame_atoms group, struct nameset *s)
 	for (i = 0; i < tame_nrules; i++) {
 		r = &tame_rules[i];
 		if ((r->any & group_atoms(group)) == 0 ||
-		    (r->action != TA_ALLOW && r->action != TA_LANDLOCK &&
-		    r->action != TA_NOLANDLOCK) || !tame_rule_tame_reaches(r))
+		    (r->action != TA_ALLOW && r->action != TA_LANDLOCK) ||
+		    !tame_rule_tame_reaches(r))
 			continue;
 		set_add(s, r->name, 0);
 	}
@@ -257,12 +257,31 @@ table_set(tame_atoms group, struct nameset *s)
 		    r->action == TA_EMULATE) && !allowed_after(i, group)) ||
 		    !tame_rule_tame_reaches(r))
 			continue;
+		/* libtame's own, marked, calls are listed apart, starred too */
 		for (star = 0, k = 0; k < TAME_MAXCOND; k++)
-			if (r->cond[k].op != TC_END && r->cond[k].op != TC_GATE)
+			if (r->cond[k].op != TC_END)
 				star = 1;
 		if (star && (k = set_has(s, r->name)) != -1)
 			s->star[k] = 1;
 	}
+}
+
+/*
+ * A name the table's rows give: a system call, or the supervisor's
+ * (tame_ask, TAME_ASK_NR), which no kernel names.
+ */
+static int
+table_name(const char *name)
+{
+	int i;
+
+	if (tame_syscall_number(name) != -1)
+		return 1;
+	for (i = 0; i < tame_nrules; i++)
+		if (tame_rules[i].nr == TAME_ASK_NR &&
+		    strcmp(tame_rules[i].name, name) == 0)
+			return 1;
+	return 0;
 }
 
 /* Lines [from, to) of one entry: the names its lists give. */
@@ -303,7 +322,7 @@ page_set(int from, int to, const char *label, struct nameset *s)
 				e[-1] = '\0';
 			ck_assert_msg(*tok != '\0' && strspn(tok,
 			    "abcdefghijklmnopqrstuvwxyz0123456789_") ==
-			    strlen(tok) && tame_syscall_number(tok) != -1,
+			    strlen(tok) && table_name(tok),
 			    "entry %s: \"%s\" is not a system call", label, tok);
 			set_add(s, tok, star);
 		}

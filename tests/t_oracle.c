@@ -2,16 +2,16 @@
 /*
  * t_oracle.c: the compiled filter against libseccomp's program for the
  * same table (tests/oracle.c) and against tame_policy_match(), run through
- * tame_bpf_run_raw on the same (arch, nr, args, ip) tuples.  No filter is
+ * tame_bpf_run_raw on the same (arch, nr, args) tuples.  No filter is
  * installed here: everything is compiled and interpreted.
  *
  *	every flag set	all 2^13 flag sets, Landlock usable or not, on a
- *			fixed tuple set built from the table's constants
- *	the gate	the same with ip == gate, where libtame's own rows
- *			apply
+ *			fixed tuple set built from the table's constants,
+ *			and on claims made from each set's own atoms
+ *			(the supervisor's tame_ask rows)
  *	random		TAME_ORACLE_TUPLES random tuples (default 10^5,
  *			10^7 in make check-long), seed TAME_ORACLE_SEED,
- *			aimed at the table's rows, the gate and every
+ *			aimed at the table's rows, the claims and every
  *			audit architecture
  *	stacking	delta filters after a first filter against the full
  *			filter for the narrower set
@@ -19,14 +19,21 @@
  *			chain from it down to 0: every 64th set, or all
  *			with TAME_ORACLE_NARROWING=1 (make check-long)
  *
+ * No row asks where a call comes from, so a tuple has no instruction
+ * pointer: every program runs with one, and every program compiled here
+ * is checked never to load seccomp_data.instruction_pointer, so that no
+ * answer can hang on it (libseccomp's cannot load it at all).
+ *
  * Flag sets are compared through tame_expand(): compile and oracle only
  * ever see expanded flags, so two flag sets with one expansion are the
  * same test, and running each distinct expansion once covers all 8192.
  */
 #include <linux/audit.h>
+#include <linux/filter.h>
 #include <linux/seccomp.h>
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,7 +46,8 @@
 #include "oracle.h"
 #include "policy.h"
 
-#define GATE		0x00007f3a5c0012e5ULL	/* a made-up gate address */
+/* The instruction pointer every tuple runs with: no program reads it. */
+#define IP		0x00007f3a5c0012e5ULL
 #define NARGS		6
 #define MAXREPORT	8	/* disagreements spelled out per test */
 #define ARCH_NATIVE	tame_audit_arch()
@@ -56,7 +64,6 @@ static const struct tame_ids test_ids = { 1000, 3, { 1000, 24, 27 } };
 
 struct tuple {
 	uint64_t	 a[NARGS];
-	uint64_t	 ip;
 	uint32_t	 arch;
 	int		 nr;
 };
@@ -72,32 +79,86 @@ struct vals {
 	int		 n;
 };
 
+/*
+ * What the tuples reached of the rows no program of the process makes
+ * by chance (see reach_count): libtame's marked calls, hit and missed
+ * narrowly, and the supervisor's claims, within the held atoms, beyond
+ * them in either half, and with the high word of a claim's register set.
+ */
+enum reach {
+	R_MARKED,		/* decided by a marked row */
+	R_MARKED_NEAR,		/* a marked row's call, all else matching,
+				   the marker missed */
+	R_CLAIM_WITHIN,		/* tame_ask claiming only held atoms */
+	R_CLAIM_BEYOND_LO,	/* an atom beyond held in bits 0-31 */
+	R_CLAIM_BEYOND_HI,	/* an atom beyond held in bits 32-63 */
+	R_CLAIM_HIGH_WORD,	/* a claim register's bits 32-63 set */
+	NREACH
+};
+
 struct tally {
 	struct timespec	 start;
 	long		 by_action[8];	/* what the compiled filter said */
 	long		 compared;
 	long		 excluded;
 	long		 bad;
+	long		 reached[NREACH];
+	int		 must_reach;	/* tally_check: every kind, or fail */
 	char		 msg[4096];
 	size_t		 len;
 };
 
 static struct tame_prog	 prog_a;
-static struct sock_filter obuf[2][TAME_MAXINSN];
+static struct sock_filter obuf[TAME_MAXINSN];
 
 /* ---- what the table says (tests/expect.c) ---- */
 
 static uint32_t
 match_ret(tame_atoms held, int landlock_ok, const struct tuple *t)
 {
-	return expect_ret(held, landlock_ok, t->arch, t->nr, t->a, t->ip,
-	    GATE);
+	return expect_ret(held, landlock_ok, t->arch, t->nr, t->a);
 }
 
 static uint32_t
 run(const struct sock_filter *f, int len, const struct tuple *t)
 {
-	return tame_bpf_run_raw(f, len, t->arch, t->nr, t->a, t->ip);
+	return tame_bpf_run_raw(f, len, t->arch, t->nr, t->a, IP);
+}
+
+/*
+ * Might the instruction read instruction_pointer?  Classic BPF reads
+ * seccomp_data only by absolute loads of 32-bit words (the kernel's
+ * checker refuses every other load of it); anything else that loads
+ * from the data counts as reading it.
+ */
+static int
+reads_ip(const struct sock_filter *f)
+{
+	const uint32_t ip = offsetof(struct seccomp_data, instruction_pointer);
+
+	if (BPF_CLASS(f->code) != BPF_LD && BPF_CLASS(f->code) != BPF_LDX)
+		return 0;
+	if (BPF_MODE(f->code) == BPF_IMM || BPF_MODE(f->code) == BPF_MEM)
+		return 0;		/* a constant, the scratch memory */
+	return f->code != (BPF_LD | BPF_W | BPF_ABS) ||
+	    (f->k + 4 > ip && f->k < ip + 8);
+}
+
+/*
+ * The program reads nothing but nr, arch and the arguments: no answer
+ * hangs on where a call comes from, and the one IP the tuples run with
+ * stands for every ip.
+ */
+static void
+check_no_ip(const struct tame_prog *p, const char *what, tame_atoms held)
+{
+	int i;
+
+	for (i = 0; i < p->len; i++)
+		ck_assert_msg(!reads_ip(&p->insn[i]), "%s for held %#llx: "
+		    "instruction %d (code %#x k %#x) reads where the call "
+		    "comes from", what, (unsigned long long)held, i,
+		    p->insn[i].code, p->insn[i].k);
 }
 
 /* ---- reporting ---- */
@@ -112,14 +173,14 @@ tally_bad(struct tally *ty, const char *what, tame_atoms held, int landlock_ok,
 		return;
 	n = snprintf(ty->msg + ty->len, sizeof(ty->msg) - ty->len,
 	    "\n  %s: held %#llx landlock %d arch %#x nr %d (%s) args "
-	    "%#llx %#llx %#llx %#llx %#llx %#llx ip %#llx: %#x %#x %#x",
+	    "%#llx %#llx %#llx %#llx %#llx %#llx: %#x %#x %#x",
 	    what, (unsigned long long)held, landlock_ok, t->arch, t->nr,
 	    t->arch == ARCH_NATIVE && tame_syscall_name(t->nr) ?
 	    tame_syscall_name(t->nr) : "?",
 	    (unsigned long long)t->a[0], (unsigned long long)t->a[1],
 	    (unsigned long long)t->a[2], (unsigned long long)t->a[3],
 	    (unsigned long long)t->a[4], (unsigned long long)t->a[5],
-	    (unsigned long long)t->ip, x, y, z);
+	    x, y, z);
 	if (n > 0)
 		ty->len += n;
 	if (ty->len >= sizeof(ty->msg))
@@ -156,10 +217,106 @@ tally_count(struct tally *ty, uint32_t ret)
 	}
 }
 
+/*
+ * The rows a program's own calls never meet by chance: the marked ones
+ * (libtame's own calls, policy.h: TAME_MARK), each with its row less
+ * the marker, and the supervisor's that compare a claim.
+ */
+#define MAXMARKED	32		/* marked rows; tame_ask's too */
+
+static struct tame_rule	 marked_bare[MAXMARKED];
+static int		 marked_row[MAXMARKED];
+static int		 nmarked = -1;
+static int		 ask_row[MAXMARKED];
+static int		 nask;
+
+static int
+is_marker(const struct tame_cond *c)
+{
+	return c->op == TC_IN && c->nval == 1 && c->mask == 0xffffffffu &&
+	    c->val[0] == TAME_MARK;
+}
+
+static void
+reach_init(void)
+{
+	const struct tame_rule *r;
+	struct tame_rule *b;
+	int i, k, n;
+
+	if (nmarked >= 0)
+		return;
+	nmarked = 0;
+	for (i = 0; i < tame_nrules; i++) {
+		r = &tame_rules[i];
+		for (k = 0; r->nr == TAME_ASK_NR && k < TAME_MAXCOND; k++)
+			if (r->cond[k].op == TC_WITHIN) {
+				ck_assert_int_lt(nask, MAXMARKED);
+				ask_row[nask++] = i;
+				break;
+			}
+		if (!tame_rule_marked(r))
+			continue;
+		ck_assert_int_lt(nmarked, MAXMARKED);
+		marked_row[nmarked] = i;
+		b = &marked_bare[nmarked++];
+		*b = *r;
+		memset(b->cond, 0, sizeof(b->cond));
+		for (n = k = 0; k < TAME_MAXCOND && r->cond[k].op != TC_END;
+		    k++)
+			if (!is_marker(&r->cond[k]))
+				b->cond[n++] = r->cond[k];
+	}
+	ck_assert_msg(nmarked > 0 && nask > 0, "no marked rows (%d) or no "
+	    "tame_ask row that compares a claim", nmarked);
+}
+
+/* Count what one native call under held reaches (enum reach). */
+static void
+reach_count(struct tally *ty, tame_atoms held, const struct tuple *t)
+{
+	const struct tame_origin o = { expect_pid, expect_ids, held };
+	uint32_t lo = (uint32_t)held, hi = (uint32_t)(held >> 32);
+	const struct tame_rule *r;
+	int m;
+
+	if (t->arch != ARCH_NATIVE || (uint32_t)t->nr >= X32_BIT)
+		return;
+	if (t->nr == TAME_ASK_NR) {
+		for (m = 0; m < nask; m++)
+			if (tame_rule_applies(&tame_rules[ask_row[m]], held))
+				break;
+		if (m == nask)
+			return;		/* no claim is compared */
+		if (((uint32_t)t->a[1] & ~lo) == 0 &&
+		    ((uint32_t)t->a[2] & ~hi) == 0)
+			ty->reached[R_CLAIM_WITHIN]++;
+		if ((uint32_t)t->a[1] & ~lo)
+			ty->reached[R_CLAIM_BEYOND_LO]++;
+		if ((uint32_t)t->a[2] & ~hi)
+			ty->reached[R_CLAIM_BEYOND_HI]++;
+		if ((t->a[1] | t->a[2]) >> 32)
+			ty->reached[R_CLAIM_HIGH_WORD]++;
+		return;
+	}
+	for (m = 0; m < nmarked; m++) {
+		r = &tame_rules[marked_row[m]];
+		if (r->nr != t->nr || !tame_rule_applies(r, held))
+			continue;
+		if (tame_rule_args_match(r, t->a, &o)) {
+			if (tame_policy_match(held, t->nr, t->a, &o) ==
+			    marked_row[m])
+				ty->reached[R_MARKED]++;
+		} else if (tame_rule_args_match(&marked_bare[m], t->a, &o))
+			ty->reached[R_MARKED_NEAR]++;
+	}
+}
+
 static void
 tally_check(struct tally *ty, const char *name)
 {
 	struct timespec now;
+	int k;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	printf("%s: %ld tuples compared, %ld excluded (nr -1), "
@@ -170,23 +327,32 @@ tally_check(struct tally *ty, const char *name)
 	    ty->by_action[4], ty->by_action[5],
 	    (now.tv_sec - ty->start.tv_sec) +
 	    (now.tv_nsec - ty->start.tv_nsec) / 1e9);
+	printf("%s: marked rows hit %ld, narrowly missed %ld; claims within "
+	    "held %ld, beyond it in bits 0-31 %ld, in bits 32-63 %ld, with "
+	    "a register's high word set %ld\n", name,
+	    ty->reached[R_MARKED], ty->reached[R_MARKED_NEAR],
+	    ty->reached[R_CLAIM_WITHIN], ty->reached[R_CLAIM_BEYOND_LO],
+	    ty->reached[R_CLAIM_BEYOND_HI], ty->reached[R_CLAIM_HIGH_WORD]);
 	fflush(stdout);
 	ck_assert_msg(ty->bad == 0, "%s: %ld disagreements "
 	    "(compiled, libseccomp, tame_policy_match):%s", name, ty->bad,
 	    ty->msg);
+	for (k = 0; k < NREACH && ty->must_reach; k++)
+		ck_assert_msg(ty->reached[k] > 0, "%s: no tuple of kind %d "
+		    "(enum reach): the marked or tame_ask rows went untested",
+		    name, k);
 }
 
 /*
  * One tuple under one target: compiled program, libseccomp's program
- * for the tuple's side of the gate, and tame_policy_match must agree.
+ * and tame_policy_match must agree.
  */
 static void
 compare(struct tally *ty, tame_atoms held, int landlock_ok,
-    const struct tame_prog *p, struct sock_filter *const ob[2],
-    const int olen[2], const struct tuple *t)
+    const struct tame_prog *p, const struct sock_filter *ob, int olen,
+    const struct tuple *t)
 {
 	uint32_t x, y, z;
-	int side = t->ip == GATE;
 
 	if (tame_oracle_excluded(t->arch, t->nr)) {
 		ty->excluded++;
@@ -199,9 +365,10 @@ compare(struct tally *ty, tame_atoms held, int landlock_ok,
 	}
 	ty->compared++;
 	x = run(p->insn, p->len, t);
-	y = run(ob[side], olen[side], t);
+	y = run(ob, olen, t);
 	z = match_ret(held, landlock_ok, t);
 	tally_count(ty, x);
+	reach_count(ty, held, t);
 	if (x != y || x != z)
 		tally_bad(ty, "first filter", held, landlock_ok, t, x, y, z);
 }
@@ -250,6 +417,13 @@ table_constants(struct vals *pool)
 	}
 }
 
+/* One half of a set of atoms, as a claim of tame_ask carries it. */
+static uint32_t
+half(tame_atoms a, int h)
+{
+	return (uint32_t)(a >> (h ? 32 : 0));
+}
+
 /*
  * Values that probe one condition: the constants, their neighbours,
  * bits outside the mask set, the high word set (int arguments are
@@ -260,6 +434,28 @@ cond_probes(const struct tame_cond *c, struct vals *core, struct vals *all)
 {
 	uint32_t v, m = c->mask, low = c->mask & -c->mask;
 	int j;
+
+	if (c->op == TC_WITHIN) {
+		/*
+		 * A claim of atoms, the same for every target (each sweep
+		 * adds claims made from its own: claim_tuples): none, all,
+		 * each atom alone, the sets that flags and promises hold,
+		 * and the high word set, which no compare may read.
+		 */
+		vals_add(core, 0);
+		vals_add(core, 0xffffffffULL);
+		for (j = 0; j < 32; j++)
+			vals_add(all, (uint64_t)1 << j);
+		v = c->val[0];
+		vals_add(all, half(tame_expand(TAME_ALL), v));
+		vals_add(all, half(tame_expand(TAME_STDIO), v));
+		vals_add(all, half(tame_promise_atoms_all(), v));
+		vals_add(all, half(TAME__BASE | TAME__ALWAYS, v));
+		vals_add(all, 0xffffffff00000000ULL);
+		vals_add(all, 0x100000000ULL | half(tame_expand(TAME_ALL), v));
+		vals_add(all, (uint64_t)(int64_t)(int32_t)0x80000000u);
+		return;
+	}
 
 	if (c->op == TC_SELF) {		/* a pid: ours, a neighbour's */
 		vals_add(core, SELF_PID);
@@ -296,6 +492,27 @@ cond_probes(const struct tame_cond *c, struct vals *core, struct vals *all)
 		vals_add(all, 0x7ffc12345678ULL);
 		return;
 	}
+	if (is_marker(c)) {
+		/*
+		 * libtame's marker, or not (two core values: every other
+		 * tested argument's probes meet both); it with the high
+		 * word set, and its near misses: one unit or one bit off,
+		 * in the high word only, in the other byte order.
+		 */
+		v = TAME_MARK;
+		vals_add(core, v);
+		vals_add(core, 0);
+		vals_add(all, 0xffffffffULL);
+		vals_add(all, (uint32_t)(v + 1));
+		vals_add(all, (uint32_t)(v - 1));
+		vals_add(all, v ^ 1);
+		vals_add(all, v ^ 0x80000000u);
+		vals_add(all, 0xffffffff00000000ULL | v);
+		vals_add(all, 0x100000000ULL | v);
+		vals_add(all, (uint64_t)v << 32);
+		vals_add(all, __builtin_bswap32(v));
+		return;
+	}
 	vals_add(core, 0);
 	vals_add(core, 0xffffffffULL);
 	vals_add(all, m);
@@ -322,23 +539,14 @@ static const uint64_t base_args[3][NARGS] = {
 	{ 3, 0x7ffc00001000ULL, 0x1000, 0x22, 0xffffffffffffff9cULL, 1 },
 };
 
-/* Off-gate instruction pointers: near it, and equal in one half only. */
-static uint64_t
-off_gate_ip(int i)
-{
-	static const uint64_t ips[] = {
-		GATE + 2, GATE ^ (1ULL << 40), GATE & 0xffffffffULL,
-		0x55d0c0ffee00ULL,
-	};
-
-	return ips[i % 4];
-}
-
 /*
  * The tuples for one native call number: the base vectors; then, for the
  * arguments the table tests on this call, every combination of their
  * core values (the constants, 0, ~0), and each probe value of one
- * argument against every core combination of the others.
+ * argument against every core combination of the others.  The table's
+ * other constants probe each argument too, but for one that only
+ * carries libtame's marker, which is compared with nothing else: its
+ * own near misses are the probes there.
  */
 static void
 nr_tuples(struct tuples *ts, int nr, const struct vals *pool)
@@ -346,7 +554,7 @@ nr_tuples(struct tuples *ts, int nr, const struct vals *pool)
 	static struct vals core[NARGS], all[NARGS];
 	const struct tame_cond *c;
 	struct tuple t;
-	int tested[NARGS], ntested = 0, idx[NARGS];
+	int tested[NARGS], ntested = 0, idx[NARGS], plain[NARGS];
 	int i, j, k, vary, l;
 
 	memset(&t, 0, sizeof(t));
@@ -354,26 +562,28 @@ nr_tuples(struct tuples *ts, int nr, const struct vals *pool)
 	t.nr = nr;
 	for (i = 0; i < 3; i++) {
 		memcpy(t.a, base_args[i], sizeof(t.a));
-		t.ip = off_gate_ip(nr + i);
 		tuples_add(ts, &t);
 	}
-	for (k = 0; k < NARGS; k++)
+	for (k = 0; k < NARGS; k++) {
 		core[k].n = all[k].n = 0;
+		plain[k] = 0;
+	}
 	for (i = 0; i < tame_nrules; i++) {
 		if (tame_rules[i].nr != nr)
 			continue;
 		for (j = 0; j < TAME_MAXCOND; j++) {
 			c = &tame_rules[i].cond[j];
-			if (c->op == TC_END || c->op == TC_GATE)
+			if (c->op == TC_END)
 				continue;
 			cond_probes(c, &core[c->arg], &all[c->arg]);
+			plain[c->arg] |= !is_marker(c);
 		}
 	}
 	for (k = 0; k < NARGS; k++) {
 		if (core[k].n == 0)
 			continue;
 		tested[ntested++] = k;
-		for (i = 0; i < pool->n; i++)
+		for (i = 0; i < pool->n && plain[k]; i++)
 			vals_add(&all[k], pool->v[i]);
 	}
 	if (ntested == 0)
@@ -388,7 +598,6 @@ nr_tuples(struct tuples *ts, int nr, const struct vals *pool)
 				t.a[k] = l == vary ? all[k].v[idx[l]] :
 				    core[k].v[idx[l]];
 			}
-			t.ip = off_gate_ip(ts->n);
 			tuples_add(ts, &t);
 			for (l = 0; l < ntested; l++) {
 				k = tested[l];
@@ -403,23 +612,31 @@ nr_tuples(struct tuples *ts, int nr, const struct vals *pool)
 	}
 }
 
-/* The fixed tuple set: every number, foreign entry points, x32. */
+/*
+ * The fixed tuple set: every number, the supervisor's (tame_ask) and
+ * those around it, foreign entry points, x32.
+ */
 static void
 fixed_tuples(struct tuples *ts)
 {
 	static const int odd[] = { -1, 0x3fffffff, 0x7fffffff,
-	    (int)0x80000000, 0x1000, 0xffff };
+	    (int)0x80000000, 0x1000, 0xffff, 511, 512, 1023, 1024 };
+	static const int ask[] = { TAME_ASK_NR - 1, TAME_ASK_NR,
+	    TAME_ASK_NR + 1, TAME_ASK_NR + 2 };
 	struct vals pool = { .n = 0 };
 	struct tuple t;
 	int nr, i, max = tame_syscall_max() + 16;
+	int nask = sizeof(ask) / sizeof(ask[0]);
 
 	table_constants(&pool);
 	for (nr = 0; nr <= max; nr++)
 		nr_tuples(ts, nr, &pool);
+	for (i = 0; i < nask; i++)
+		nr_tuples(ts, ask[i], &pool);
 	memset(&t, 0, sizeof(t));
 	memcpy(t.a, base_args[2], sizeof(t.a));
-	t.ip = off_gate_ip(0);
-	for (nr = 0; nr <= max; nr++) {
+	for (i = 0; i <= max + nask; i++) {
+		nr = i <= max ? i : ask[i - max - 1];
 		t.nr = nr;
 		t.arch = AUDIT_ARCH_I386;	/* int 0x80: i386 numbers */
 		tuples_add(ts, &t);
@@ -437,61 +654,74 @@ fixed_tuples(struct tuples *ts)
 	tuples_add(ts, &t);
 }
 
-static int
-has_gate_row(int nr)
-{
-	int i, k;
-
-	for (i = 0; i < tame_nrules; i++)
-		for (k = 0; k < TAME_MAXCOND; k++)
-			if (tame_rules[i].nr == nr &&
-			    tame_rules[i].cond[k].op == TC_GATE)
-				return 1;
-	return 0;
-}
-
 /*
- * Tuples with ip at the gate, where libtame's own rows apply: all of
- * those for calls that have such a row, the first of each other call's.
+ * Claims made from one target's own atoms: the tame_ask rows compare a
+ * claim with what the target holds, so the fixed set cannot give each
+ * target its within and its just beyond.  For each half: the atoms held,
+ * none, one of them, all but one, the held ones with each atom the
+ * target lacks added, the whole register, and the held ones with the
+ * high word set (no compare may read it); the other half as held, or,
+ * for a third of the pairs, another of its own values.
  */
-static void
-gate_tuples(struct tuples *ts, const struct tuples *from)
-{
-	struct tuple t;
-	int i, last = -2;
+#define MAXCLAIM	48
 
-	for (i = 0; i < from->n; i++) {
-		t = from->t[i];
-		if (!has_gate_row(t.nr) && t.nr == last)
-			continue;
-		last = t.nr;
-		t.ip = GATE;
-		tuples_add(ts, &t);
+static void
+claim_tuples(struct tuples *ts, tame_atoms held)
+{
+	uint64_t v[2][MAXCLAIM];
+	uint32_t h;
+	struct tuple t;
+	int n[2], k, b, i;
+
+	for (k = 0; k < 2; k++) {
+		h = half(held, k);
+		n[k] = 0;
+		v[k][n[k]++] = h;
+		v[k][n[k]++] = 0;
+		v[k][n[k]++] = h & -h;
+		v[k][n[k]++] = h & (h - 1);
+		v[k][n[k]++] = 0xffffffffULL;
+		v[k][n[k]++] = 0xffffffff00000000ULL | h;
+		v[k][n[k]++] = (uint64_t)(int64_t)(int32_t)h;
+		v[k][n[k]++] = (uint64_t)~h << 32 | h;	/* lacked, above */
+		for (b = 0; b < 32; b++)
+			if (!(h & (1u << b)))
+				v[k][n[k]++] = h | 1u << b;
+	}
+	memset(&t, 0, sizeof(t));
+	t.arch = ARCH_NATIVE;
+	t.nr = TAME_ASK_NR;
+	memcpy(t.a, base_args[2], sizeof(t.a));
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < n[k]; i++) {
+			t.a[0] = i % 4;		/* the request: no row reads it */
+			t.a[1 + k] = v[k][i];
+			t.a[2 - k] = i % 3 ? v[1 - k][0] :
+			    v[1 - k][(i / 3) % n[1 - k]];
+			tuples_add(ts, &t);
+		}
 	}
 }
 
 static void
 build_first(tame_atoms held, int landlock_ok, struct tame_prog *p,
-    struct sock_filter *const ob[2], int olen[2])
+    struct sock_filter *ob, int *olen)
 {
 	struct tame_target t = { held, landlock_ok, SELF_PID, &test_ids };
-	int side;
 
-	ck_assert_msg(tame_compile(&t, NULL, GATE, p) == 0,
+	ck_assert_msg(tame_compile(&t, NULL, p) == 0,
 	    "tame_compile(%#llx): %s", (unsigned long long)held, strerror(errno));
-	for (side = 0; side < 2; side++) {
-		if (ob[side] == NULL)
-			continue;
-		olen[side] = tame_oracle_bpf_side(held, landlock_ok, side,
-		    ob[side], TAME_MAXINSN);
-		ck_assert_msg(olen[side] > 0, "oracle(%#llx, %d, side %d) failed",
-		    (unsigned long long)held, landlock_ok, side);
-	}
+	check_no_ip(p, "first filter", held);
+	if (ob == NULL)
+		return;
+	*olen = tame_oracle_bpf(held, landlock_ok, ob, TAME_MAXINSN);
+	ck_assert_msg(*olen > 0, "oracle(%#llx, %d) failed",
+	    (unsigned long long)held, landlock_ok);
 }
 
 /* ---- every flag set on the fixed tuples ---- */
 
-static struct tuples	 fixed, gated;
+static struct tuples	 fixed;
 static tame_atoms	 helds[0x4000];
 static int		 nhelds;
 
@@ -500,8 +730,8 @@ setup_tuples(void)
 {
 	if (fixed.n == 0) {
 		fixed_tuples(&fixed);
-		gate_tuples(&gated, &fixed);
 		nhelds = tame_oracle_distinct_helds(helds);
+		reach_init();
 	}
 }
 
@@ -520,23 +750,27 @@ sets_stride(void)
 	return env_long("TAME_ORACLE_SETS", 1);
 }
 
+/* The fixed tuples, and each target's own claims, under every target. */
 static void
-sweep(int part, int nparts, const struct tuples *ts, int side,
-    const char *name)
+sweep(int part, int nparts, const struct tuples *ts, const char *name)
 {
-	struct sock_filter *ob[2] = { NULL, NULL };
+	static struct tuples claims;
 	struct tally ty;
-	int olen[2] = { 0, 0 };
-	int h, ll, i;
+	int olen = 0, h, ll, i;
 
 	tally_init(&ty);
-	ob[side] = obuf[side];
+	ty.must_reach = 1;
 	for (h = part; h < nhelds; h += nparts * sets_stride()) {
+		claims.n = 0;
+		claim_tuples(&claims, helds[h]);
 		for (ll = 0; ll < 2; ll++) {
-			build_first(helds[h], ll, &prog_a, ob, olen);
+			build_first(helds[h], ll, &prog_a, obuf, &olen);
 			for (i = 0; i < ts->n; i++)
-				compare(&ty, helds[h], ll, &prog_a, ob, olen,
+				compare(&ty, helds[h], ll, &prog_a, obuf, olen,
 				    &ts->t[i]);
+			for (i = 0; i < claims.n; i++)
+				compare(&ty, helds[h], ll, &prog_a, obuf, olen,
+				    &claims.t[i]);
 		}
 	}
 	tally_check(&ty, name);
@@ -551,45 +785,53 @@ START_TEST(test_every_flag_set)
 	setup_tuples();
 	if (_i == 0)
 		printf("%d flag sets expand to %d distinct sets; %d tuples "
-		    "each off the gate, %d at it\n", TAME_ALL + 1, nhelds,
-		    fixed.n, gated.n);
+		    "each, and claims made from its own atoms\n", TAME_ALL + 1,
+		    nhelds, fixed.n);
 	if (_i == 0 && sets_stride() > 1)
 		printf("TAME_ORACLE_SETS=%ld: the sweeps take every %ldth "
 		    "distinct set\n", sets_stride(), sets_stride());
 	snprintf(name, sizeof(name), "every flag set, part %d/%d", _i + 1,
 	    NPARTS);
-	sweep(_i, NPARTS, &fixed, 0, name);
+	sweep(_i, NPARTS, &fixed, name);
 }
 END_TEST
 
 /*
  * Today's programs mostly fit in one chunk of 8-bit jumps.  Planned for
- * jumps of 64, the same policy becomes trees of chunks with JAs over
- * long left subtrees, as a larger table would: the decisions must not
- * change.  Every fourth distinct flag set, both Landlock cases.
+ * jumps of SHORT_REACH, the same policy becomes trees of chunks with JAs
+ * over long left subtrees, as a larger table would: the decisions must
+ * not change.  Every fourth distinct flag set, both Landlock cases.
+ * (64 was the reach until the longest region, openat's under rw, wpath,
+ * cpath and tmppath with the set-ID rows, grew to some 67 instructions
+ * with its answers: a region never spans chunks, so the compiler
+ * refuses it at 64.)
  */
+#define SHORT_REACH	80
+
 START_TEST(test_short_jumps)
 {
+	char name[64];
 	int h, i, ja = 0;
 
 	setup_tuples();
-	tame__compile_jump_reach(64);
-	sweep(0, 4, &fixed, 0, "every fourth flag set, jumps of 64");
+	tame__compile_jump_reach(SHORT_REACH);
+	snprintf(name, sizeof(name), "every fourth flag set, jumps of %d",
+	    SHORT_REACH);
+	sweep(0, 4, &fixed, name);
 	for (h = 0; h < nhelds; h += 4 * sets_stride()) {
-		build_first(helds[h], 1, &prog_a, (struct sock_filter *[2]){
-		    NULL, NULL }, (int[2]){ 0, 0 });
+		build_first(helds[h], 1, &prog_a, NULL, NULL);
 		for (i = 0; i < prog_a.len; i++)
 			ja += prog_a.insn[i].code == (BPF_JMP | BPF_JA);
 	}
-	printf("jumps of 64: %d JA instructions in the programs compared\n",
-	    ja);
+	printf("jumps of %d: %d JA instructions in the programs compared\n",
+	    SHORT_REACH, ja);
 	ck_assert_msg(ja > 0, "no JA: the long-jump path went untested");
 }
 END_TEST
 
 /*
  * The filters the build compiled ahead (lib/precompiled.sets) are the
- * compiler's own: each, relocated to this test's gate and pid, is
+ * compiler's own: each, relocated to this test's pid, is
  * instruction for instruction what tame_compile() makes for its targets,
  * so everything this file proves of compiled programs holds for them.
  * And they are only taken where they apply: not for a delta over another
@@ -612,9 +854,9 @@ START_TEST(test_precompiled_programs)
 		nounix += (pc->held & TAME__NOUNIX) != 0;
 		deltas += pp != NULL;
 		ck_assert(tame_precompiled_find(&next, pp) == pc);
-		ck_assert(tame_compile(&next, pp, GATE, &want) == 0);
+		ck_assert(tame_compile(&next, pp, &want) == 0);
 		memset(&got, 0xa5, sizeof(got));
-		ck_assert(tame_compile_fast(&next, pp, GATE, &got) == 0);
+		ck_assert(tame_compile_fast(&next, pp, &got) == 0);
 		ck_assert_msg(got.len == want.len && memcmp(got.insn, want.insn,
 		    want.len * sizeof(want.insn[0])) == 0 &&
 		    got.changed == want.changed, "precompiled program %d "
@@ -641,7 +883,6 @@ static void
 check_relocation(const struct tame_target *t1, const struct tame_target *p1)
 {
 	static struct tame_prog a, b;
-	const uint64_t gate2 = ~GATE;
 	const int pid2 = SELF_PID ^ 0x7fffffff;
 	struct tame_target t2 = *t1, p2 = { 0 };
 	int i, r;
@@ -651,10 +892,16 @@ check_relocation(const struct tame_target *t1, const struct tame_target *p1)
 		p2 = *p1;
 		p2.pid = pid2;
 	}
-	ck_assert(tame_compile(t1, p1, GATE, &a) == 0);
-	ck_assert(tame_compile(&t2, p1 != NULL ? &p2 : NULL, gate2, &b) == 0);
+	ck_assert(tame_compile(t1, p1, &a) == 0);
+	ck_assert(tame_compile(&t2, p1 != NULL ? &p2 : NULL, &b) == 0);
 	ck_assert_int_eq(a.len, b.len);
 	ck_assert_int_eq(a.nreloc, b.nreloc);
+	/* the pid is the one value a program holds of its process */
+	for (r = 0; r < a.nreloc; r++)
+		ck_assert_msg(a.reloc[r].kind == TAME_RELOC_PID &&
+		    a.insn[a.reloc[r].at].k == SELF_PID, "held %#llx: "
+		    "relocation %d (kind %d) is not a compare with the pid",
+		    (unsigned long long)t1->held, r, a.reloc[r].kind);
 	for (i = 0; i < a.len; i++) {
 		if (memcmp(&a.insn[i], &b.insn[i], sizeof(a.insn[i])) == 0)
 			continue;
@@ -665,7 +912,7 @@ check_relocation(const struct tame_target *t1, const struct tame_target *p1)
 		    "relocation", (unsigned long long)t1->held, t1->landlock_ok,
 		    i);
 	}
-	tame_prog_relocate(&a, gate2, pid2);
+	tame_prog_relocate(&a, pid2);
 	ck_assert_msg(memcmp(a.insn, b.insn, a.len * sizeof(a.insn[0])) == 0,
 	    "held %#llx landlock %d: relocated program differs",
 	    (unsigned long long)t1->held,
@@ -673,8 +920,8 @@ check_relocation(const struct tame_target *t1, const struct tame_target *p1)
 }
 
 /*
- * Relocation is complete: compiled for two processes whose gate and pid
- * differ in every bit, two programs differ only where the relocations
+ * Relocation is complete: compiled for two processes whose pids differ
+ * in every bit, two programs differ only where the relocations
  * say, and the first rewritten for the second's values is the second.
  * Every distinct flag set as a first filter in each Landlock state, and
  * as a delta to the set without its lowest flag.
@@ -702,22 +949,11 @@ START_TEST(test_relocation)
 	 * was emitted (arm64's longer programs do so at the usual reach):
 	 * the relocations must move with their instructions.
 	 */
-	tame__compile_jump_reach(64);
+	tame__compile_jump_reach(SHORT_REACH);
 	for (h = 0; h < nhelds; h += 4) {
 		t = (struct tame_target){ helds[h], 1, SELF_PID, &test_ids };
 		check_relocation(&t, NULL);
 	}
-}
-END_TEST
-
-/*
- * At the gate: libtame's own write, close, openat, kill and tgkill.
- * libseccomp gets the context built for calls from the gate.
- */
-START_TEST(test_at_the_gate)
-{
-	setup_tuples();
-	sweep(0, 1, &gated, 1, "at the gate");
 }
 END_TEST
 
@@ -820,15 +1056,36 @@ random_arch(void)
  * with bits outside the mask set, with the high word set or the low word
  * sign-extended (the filter compares int arguments on their low 32 bits
  * only), one bit or one unit off; for pointers, NULL and what is NULL
- * in one word only.
+ * in one word only; for a claim, the atoms held, fewer, or one more.
  */
 static uint64_t
-cond_arg(const struct tame_cond *c)
+cond_arg(const struct tame_cond *c, tame_atoms held)
 {
 	uint32_t m = c->mask, v = c->nval > 0 ? c->val[rng() % c->nval] : 0;
-	uint32_t other = (uint32_t)rng() & ~m;
+	uint32_t other = (uint32_t)rng() & ~m, h, x;
 	uint64_t r = rng();
 
+	if (c->op == TC_WITHIN) {
+		/* a claim: what the target holds, less, one atom more */
+		h = half(held, c->val[0]);
+		x = (uint32_t)rng() & ~h;
+		switch (r % 8) {
+		case 0: case 1:
+			return h;
+		case 2:
+			return h & (uint32_t)rng();
+		case 3:
+			return h | 1u << (rng() % 32);
+		case 4:
+			return h | (x & -x);	/* one it lacks, if any */
+		case 5:
+			return (h & (uint32_t)rng()) | rng() << 32;
+		case 6:
+			return (uint64_t)(int64_t)(int32_t)h;
+		default:
+			return rng();
+		}
+	}
 	if (c->op == TC_NULL || c->op == TC_NOTNULL) {
 		switch (r % 5) {
 		case 0:
@@ -866,36 +1123,17 @@ cond_arg(const struct tame_cond *c)
 	}
 }
 
-/* At the gate, near it (one bit, a few bytes, one word), or anywhere. */
-static uint64_t
-random_ip(void)
-{
-	switch (rng() % 8) {
-	case 0: case 1: case 2:
-		return GATE;
-	case 3:
-		return GATE + 1 + rng() % 16;
-	case 4:
-		return GATE - 1 - rng() % 16;
-	case 5:
-		return GATE ^ (1ULL << (rng() % 64));
-	case 6:
-		return rng() % 2 ? (GATE & 0xffffffffULL) :
-		    (GATE & 0xffffffffULL) | (rng() << 32);
-	default:
-		return rng();
-	}
-}
-
 /*
- * A random call: most often a row's call number with arguments aimed at
- * that row's conditions (so that every row gets both its hits and its
- * near misses), else any number up to past the last the kernel names,
- * unknown and negative numbers, the x32 bit on any of those, and every
- * audit architecture.
+ * A random call under held: most often a row's call number with
+ * arguments aimed at that row's conditions (so that every row gets both
+ * its hits and its near misses; a claim is aimed at held), else any
+ * number up to past the last the kernel names, the supervisor's and
+ * those up to it, unknown and negative numbers, the x32 bit on any of
+ * those, and every audit architecture.
  */
 static void
-random_tuple(struct tuple *t, const struct vals *pool, int maxnr)
+random_tuple(struct tuple *t, const struct vals *pool, int maxnr,
+    tame_atoms held)
 {
 	const struct tame_rule *row = NULL;
 	uint64_t r = rng();
@@ -905,8 +1143,11 @@ random_tuple(struct tuple *t, const struct vals *pool, int maxnr)
 	if (r % 20 < 12) {
 		row = &tame_rules[rng() % tame_nrules];
 		t->nr = row->nr;
-	} else if (r % 20 < 17)
+	} else if (r % 20 < 16)
 		t->nr = rng() % (maxnr + 20);
+	else if (r % 20 < 17)
+		t->nr = rng() % 2 ? TAME_ASK_NR - 2 + (int)(rng() % 5) :
+		    maxnr + (int)(rng() % (TAME_ASK_NR - maxnr));
 	else if (r % 20 < 19)
 		t->nr = (int)(uint32_t)rng();
 	else
@@ -915,32 +1156,29 @@ random_tuple(struct tuple *t, const struct vals *pool, int maxnr)
 		t->nr |= X32_BIT;
 	for (k = 0; k < NARGS; k++)
 		t->a[k] = random_arg(pool);
-	t->ip = random_ip();
 	for (j = 0; row != NULL && j < TAME_MAXCOND; j++) {
 		if (row->cond[j].op == TC_END)
 			break;
 		if (rng() % 10 == 0)
 			continue;	/* leave one to chance */
-		if (row->cond[j].op == TC_GATE)
-			t->ip = rng() % 4 ? GATE : random_ip();
-		else
-			t->a[row->cond[j].arg] = cond_arg(&row->cond[j]);
+		t->a[row->cond[j].arg] = cond_arg(&row->cond[j], held);
 	}
 }
 
 START_TEST(test_random_tuples)
 {
-	struct sock_filter *ob[2] = { obuf[0], obuf[1] };
 	struct vals pool = { .n = 0 };
 	struct tally ty;
 	struct tuple t;
 	long n = env_long("TAME_ORACLE_TUPLES", 100000), done = 0, batch;
 	uint64_t seed = env_long("TAME_ORACLE_SEED", 0x7a3e5eed);
-	int olen[2], ll, i, maxnr = tame_syscall_max();
+	int olen, ll, i, maxnr = tame_syscall_max();
 	tame_atoms held;
 
 	rng_state = seed;
+	reach_init();
 	tally_init(&ty);
+	ty.must_reach = n >= 100000;	/* fewer may miss a kind */
 	table_constants(&pool);
 	vals_add(&pool, 0);
 	/* about 10^4 targets at most: building the oracle is the cost */
@@ -953,10 +1191,10 @@ START_TEST(test_random_tuples)
 		if (rng() % 2)
 			held = tame_oracle_nounix(held);
 		ll = rng() % 2;
-		build_first(held, ll, &prog_a, ob, olen);
+		build_first(held, ll, &prog_a, obuf, &olen);
 		for (i = 0; i < batch && done < n; i++, done++) {
-			random_tuple(&t, &pool, maxnr);
-			compare(&ty, held, ll, &prog_a, ob, olen, &t);
+			random_tuple(&t, &pool, maxnr, held);
+			compare(&ty, held, ll, &prog_a, obuf, olen, &t);
 		}
 	}
 	tally_check(&ty, "random");
@@ -967,7 +1205,9 @@ END_TEST
 
 /*
  * old, then new (a subset), then possibly newer: the first filter in
- * full, deltas after it.  Checks, per tuple (both sides of the gate):
+ * full, deltas after it.  Checks, per tuple (the given ones, and claims
+ * made from each target's atoms, so that a claim one filter of the
+ * stack holds and another does not is made):
  *  - the stack with deltas decides as the stack of full filters would
  *    (what the delta must preserve),
  *  - and as the single full filter for the narrowest set (flags only
@@ -981,40 +1221,57 @@ struct chain {
 	int			 n;
 };
 
+/*
+ * Does a later filter of the n drop NOUNIX?  tame() keeps it (tame.c,
+ * with_state): a process under it is refused an AF_UNIX socketpair
+ * (policy.c), so a filter without it is wider, and the stack need not
+ * answer as its newest filter alone.  The chains still draw such drops,
+ * for the deltas: those are held to the full stack and libseccomp's.
+ */
+static int
+drops_nounix(const struct tame_target *t, int n)
+{
+	int j;
+
+	for (j = 1; j < n; j++)
+		if ((t[j - 1].held & ~t[j].held) & TAME__NOUNIX)
+			return 1;
+	return 0;
+}
+
 static void
 chain_check(struct tally *ty, const struct chain *ch, const struct tuples *ts)
 {
 	static struct tame_prog full[3], delta[3];
-	static struct sock_filter ofull[3][2][TAME_MAXINSN];
-	static int olen[3][2];
+	static struct sock_filter ofull[3][TAME_MAXINSN];
+	static struct tuples claims;
+	static int olen[3];
 	uint32_t rd[3], rf[3], ro[3], a, b, c, o;
 	const struct tuple *tp;
-	int i, j, side;
+	int i, j, wider = drops_nounix(ch->t, ch->n);
 
+	claims.n = 0;
 	for (j = 0; j < ch->n; j++) {
-		ck_assert_int_eq(tame_compile(&ch->t[j], NULL, GATE,
-		    &full[j]), 0);
+		ck_assert_int_eq(tame_compile(&ch->t[j], NULL, &full[j]), 0);
 		ck_assert_int_eq(tame_compile(&ch->t[j], j ? &ch->t[j - 1] :
-		    NULL, GATE, &delta[j]), 0);
+		    NULL, &delta[j]), 0);
+		check_no_ip(&delta[j], "delta", ch->t[j].held);
 		tame_oracle_set_pid(ch->t[j].pid);
-		for (side = 0; side < 2; side++) {
-			olen[j][side] = tame_oracle_bpf_side(ch->t[j].held,
-			    ch->t[j].landlock_ok, side, ofull[j][side],
-			    TAME_MAXINSN);
-			ck_assert_int_gt(olen[j][side], 0);
-		}
+		olen[j] = tame_oracle_bpf(ch->t[j].held, ch->t[j].landlock_ok,
+		    ofull[j], TAME_MAXINSN);
+		ck_assert_int_gt(olen[j], 0);
+		claim_tuples(&claims, ch->t[j].held);
 	}
-	for (i = 0; i < ts->n; i++) {
-		tp = &ts->t[i];
+	for (i = 0; i < ts->n + claims.n; i++) {
+		tp = i < ts->n ? &ts->t[i] : &claims.t[i - ts->n];
 		if (tame_oracle_excluded(tp->arch, tp->nr)) {
 			ty->excluded++;
 			continue;
 		}
-		side = tp->ip == GATE;
 		for (j = 0; j < ch->n; j++) {
 			rd[j] = run(delta[j].insn, delta[j].len, tp);
 			rf[j] = run(full[j].insn, full[j].len, tp);
-			ro[j] = run(ofull[j][side], olen[j][side], tp);
+			ro[j] = run(ofull[j], olen[j], tp);
 		}
 		a = expect_stack(rd, ch->n);
 		b = expect_stack(rf, ch->n);
@@ -1022,8 +1279,9 @@ chain_check(struct tally *ty, const struct chain *ch, const struct tuples *ts)
 		o = expect_stack(ro, ch->n);
 		ty->compared++;
 		tally_count(ty, a);
+		reach_count(ty, ch->t[ch->n - 1].held, tp);
 		if (a != b || a != o ||
-		    (a != c && !expect_handler_decides(a, c))) {
+		    (a != c && !expect_handler_decides(a, c) && !wider)) {
 			struct tuple show = *tp;
 
 			tally_bad(ty, "stack", ch->t[ch->n - 1].held,
@@ -1072,7 +1330,10 @@ narrower_ll(int ll)
 	return ll == 1 ? (rng() % 2 ? 1 : 2) : ll;
 }
 
-/* Later tame() calls keep NOUNIX; creating an AF_UNIX socket drops it. */
+/*
+ * Later tame() calls keep NOUNIX; a quarter of the draws drop it all the
+ * same, as a stress of the deltas (drops_nounix).
+ */
 static tame_atoms
 kept_nounix(tame_atoms held)
 {
@@ -1087,12 +1348,11 @@ START_TEST(test_stacked_deltas)
 	int i, f, pairs = 0, triples = 0;
 
 	setup_tuples();
-	/* every third tuple off the gate, every third at it */
+	/* every third tuple; chain_check adds the chain's claims */
 	for (i = 0; i < fixed.n; i += 3)
 		tuples_add(&few, &fixed.t[i]);
-	for (i = 0; i < gated.n; i += 3)
-		tuples_add(&few, &gated.t[i]);
 	tally_init(&ty);
+	ty.must_reach = 1;
 	rng_state = 0xde17a5eedULL;
 	/* every single flag dropped from everything, and from stdio */
 	for (f = 0; f < 13; f++) {
@@ -1119,7 +1379,7 @@ START_TEST(test_stacked_deltas)
 	}
 	/*
 	 * Random pairs and triples, old always a superset; NOUNIX, where
-	 * the first set has it, kept or (as the handler does) dropped.
+	 * the first set has it, kept, or dropped (drops_nounix).
 	 */
 	for (i = 0; i < 240; i++) {
 		f = rng() % (TAME_ALL + 1);
@@ -1159,10 +1419,12 @@ END_TEST
  * them; and random chains S -> S' -> ... -> 0 of up to 14 filters.
  * Each stack of the first full filter and deltas after it must decide
  * as the stack of full filters, as the full filter for the last set
- * alone (where the handler does not decide), as libseccomp's programs
- * stacked, and, where a delta changes nothing and tame() installs none,
- * as the stack without it.  The tuples: every fourth of the fixed set on
- * both sides of the gate, plus one that each table row decides.
+ * alone (where the handler does not decide, and no NOUNIX was dropped:
+ * drops_nounix), as libseccomp's programs stacked, and, where a delta
+ * changes nothing and tame() installs none, as the stack without it.  The tuples: every fourth of the fixed set,
+ * one that each table row decides, and a claim of each atom alone (the
+ * same for every target: it is within the older filter's set and beyond
+ * the newer one's where the narrowing drops that atom).
  *
  * TAME_ORACLE_NARROWING=1 visits every S, TAME_ORACLE_CHAINS=3 draws
  * three chains from each (make check-long); the default is one from
@@ -1209,10 +1471,10 @@ nar_target(tame_atoms held, int ll)
 static const struct nar_answers *
 nar_answers(const struct tame_target *tg, const struct tuples *ts)
 {
-	static struct sock_filter ob[2][TAME_MAXINSN];
+	static struct sock_filter ob[TAME_MAXINSN];
 	struct nar_answers *a;
 	unsigned h = ((unsigned)tg->held * 2654435761u) ^ tg->landlock_ok;
-	int olen[2], side, i;
+	int olen, i;
 
 	for (h %= NAR_SLOTS; nar_tab[h].used; h = (h + 1) % NAR_SLOTS)
 		if (nar_tab[h].held == tg->held &&
@@ -1226,19 +1488,15 @@ nar_answers(const struct tame_target *tg, const struct tuples *ts)
 	a->orac = malloc(ts->n * sizeof(*a->orac));
 	ck_assert_ptr_nonnull(a->full);
 	ck_assert_ptr_nonnull(a->orac);
-	ck_assert_msg(tame_compile(tg, NULL, GATE, &prog_a) == 0,
+	ck_assert_msg(tame_compile(tg, NULL, &prog_a) == 0,
 	    "tame_compile(%#llx): %s", (unsigned long long)tg->held, strerror(errno));
 	tame_oracle_set_pid(tg->pid);
-	for (side = 0; side < 2; side++) {
-		olen[side] = tame_oracle_bpf_side(tg->held, tg->landlock_ok,
-		    side, ob[side], TAME_MAXINSN);
-		ck_assert_msg(olen[side] > 0, "oracle(%#llx, %d, side %d) failed",
-		    (unsigned long long)tg->held, tg->landlock_ok, side);
-	}
+	olen = tame_oracle_bpf(tg->held, tg->landlock_ok, ob, TAME_MAXINSN);
+	ck_assert_msg(olen > 0, "oracle(%#llx, %d) failed",
+	    (unsigned long long)tg->held, tg->landlock_ok);
 	for (i = 0; i < ts->n; i++) {
 		a->full[i] = run(prog_a.insn, prog_a.len, &ts->t[i]);
-		a->orac[i] = run(ob[ts->t[i].ip == GATE],
-		    olen[ts->t[i].ip == GATE], &ts->t[i]);
+		a->orac[i] = run(ob, olen, &ts->t[i]);
 	}
 	return a;
 }
@@ -1294,15 +1552,17 @@ nar_check(struct tally *ty, const struct nar_chain *ch,
 	uint32_t rd[NAR_MAXLINKS], rf[NAR_MAXLINKS], ro[NAR_MAXLINKS];
 	uint32_t ri[NAR_MAXLINKS], a, b, c, o, in;
 	int installed[NAR_MAXLINKS], i, j, m;
+	int wider = drops_nounix(ch->t, ch->n);
 
 	for (j = 0; j < ch->n; j++) {
 		an[j] = nar_answers(&ch->t[j], ts);
 		installed[j] = 1;
 		if (j == 0)
 			continue;
-		ck_assert_msg(tame_compile(&ch->t[j], &ch->t[j - 1], GATE,
-		    &d) == 0, "delta %#llx after %#llx: %s",
+		ck_assert_msg(tame_compile(&ch->t[j], &ch->t[j - 1], &d) == 0,
+		    "delta %#llx after %#llx: %s",
 		    (unsigned long long)ch->t[j].held, (unsigned long long)ch->t[j - 1].held, strerror(errno));
+		check_no_ip(&d, "delta", ch->t[j].held);
 		installed[j] = d.changed != 0;	/* as tame() decides */
 		for (i = 0; i < ts->n; i++)
 			nar_delta[j][i] = run(d.insn, d.len, &ts->t[i]);
@@ -1322,8 +1582,9 @@ nar_check(struct tally *ty, const struct nar_chain *ch,
 		c = rf[ch->n - 1];
 		ty->compared++;
 		tally_count(ty, a);
+		reach_count(ty, ch->t[ch->n - 1].held, &ts->t[i]);
 		if (a == b && a == o && a == in &&
-		    (a == c || expect_handler_decides(a, c)))
+		    (a == c || expect_handler_decides(a, c) || wider))
 			continue;
 		tally_bad(ty, a != b ? "deltas vs full stack" :
 		    a != o ? "deltas vs libseccomp stack" :
@@ -1340,7 +1601,7 @@ static int
 nar_row(tame_atoms held, const struct tuple *t)
 {
 	return tame_policy_match(held, t->nr, t->a,
-	    &(struct tame_origin){ t->ip, GATE, NAR_PID, &test_ids });
+	    &(struct tame_origin){ NAR_PID, &test_ids, 0 });
 }
 
 /* Does every call row r's conditions pass also pass row e's? */
@@ -1355,9 +1616,12 @@ nar_implies(const struct tame_rule *r, const struct tame_rule *e)
 		for (found = 0, k = 0; !found && k < TAME_MAXCOND &&
 		    r->cond[k].op != TC_END; k++) {
 			cr = &r->cond[k];
-			if (cr->op != ce->op || (ce->op != TC_GATE &&
-			    cr->arg != ce->arg))
+			if (cr->op != ce->op || cr->arg != ce->arg)
 				continue;
+			if (ce->op == TC_WITHIN) {	/* the same half */
+				found = cr->val[0] == ce->val[0];
+				continue;
+			}
 			if (ce->op != TC_IN) {
 				found = 1;
 				continue;
@@ -1421,11 +1685,10 @@ nar_row_tuple(int row, struct tuple *t)
 	t->arch = ARCH_NATIVE;
 	t->nr = r->nr;
 	memcpy(t->a, base_args[2], sizeof(t->a));
-	t->ip = off_gate_ip(row);
 	for (k = 0; k < TAME_MAXCOND; k++) {
 		c = &r->cond[k];
-		if (c->op == TC_GATE)
-			t->ip = GATE;
+		if (c->op == TC_WITHIN)
+			t->a[c->arg] = 0;	/* no atom: held by any */
 		else if (c->op == TC_IN)
 			t->a[c->arg] = c->val[0];
 		else if (c->op == TC_NULL)
@@ -1449,18 +1712,17 @@ nar_row_tuple(int row, struct tuple *t)
 }
 
 /*
- * The tuples: every fourth fixed one, off the gate and at it, and for
- * each table row the first fixed tuple that row decides under some
- * target that holds it (each single flag, everything, nothing, NOUNIX
- * or not).  Returns how many rows no tuple reaches.
+ * The tuples: every fourth fixed one, for each table row the first
+ * fixed tuple that row decides under some target that holds it (each
+ * single flag, everything, nothing, NOUNIX or not), and claims of one
+ * atom each.  Returns how many rows no tuple reaches.
  */
 static int
 nar_tuples(struct tuples *ts)
 {
-	static const struct tuples *from[2] = { &fixed, &gated };
 	char *hit = calloc(tame_nrules, 1);
 	tame_atoms helds[2 * 16];
-	int nh = 0, f, s, i, k, row, left = 0;
+	int nh = 0, f, i, k, row, left = 0;
 	const struct tuple *t;
 	const char *what;
 	struct tuple one;
@@ -1472,25 +1734,40 @@ nar_tuples(struct tuples *ts)
 		helds[nh + 1] = tame_oracle_nounix(helds[nh]);
 		nh += 2;
 	}
-	for (s = 0; s < 2; s++) {
-		for (i = 0; i < from[s]->n; i++) {
-			t = &from[s]->t[i];
-			if (tame_oracle_excluded(t->arch, t->nr))
-				continue;
-			if (i % 4 == 0) {
+	for (i = 0; i < fixed.n; i++) {
+		t = &fixed.t[i];
+		if (tame_oracle_excluded(t->arch, t->nr))
+			continue;
+		if (i % 4 == 0) {
+			tuples_add(ts, t);
+			continue;
+		}
+		if (t->arch != ARCH_NATIVE)
+			continue;
+		for (k = 0; k < nh; k++) {
+			row = nar_row(helds[k], t);
+			if (row >= 0 && !hit[row]) {
+				hit[row] = 1;
 				tuples_add(ts, t);
-				continue;
+				break;
 			}
-			if (t->arch != ARCH_NATIVE)
-				continue;
-			for (k = 0; k < nh; k++) {
-				row = nar_row(helds[k], t);
-				if (row >= 0 && !hit[row]) {
-					hit[row] = 1;
-					tuples_add(ts, t);
-					break;
-				}
-			}
+		}
+	}
+	/*
+	 * Claims of one atom each, and of none: a delta must hold a claim
+	 * against its own set, never leave it to the older filter's wider
+	 * one.  Each also with the other register's high word set.
+	 */
+	memset(&one, 0, sizeof(one));
+	one.arch = ARCH_NATIVE;
+	one.nr = TAME_ASK_NR;
+	for (k = -1; k < 64; k++) {
+		for (f = 0; f < 2; f++) {
+			one.a[1] = k >= 0 && k < 32 ? (uint64_t)1 << k : 0;
+			one.a[2] = k >= 32 ? (uint64_t)1 << (k - 32) : 0;
+			if (f)
+				one.a[k < 32 ? 2 : 1] |= 0xffffffff00000000ULL;
+			tuples_add(ts, &one);
 		}
 	}
 	/*
@@ -1608,6 +1885,7 @@ START_TEST(test_every_narrowing)
 		ck_assert_ptr_nonnull(nar_delta[j]);
 	}
 	tally_init(&ty);
+	ty.must_reach = 1;
 	rng_state = 0x5eed0fa11ULL;
 	for (s = 0; s <= TAME_ALL; s += stride) {
 		sets++;
@@ -1659,11 +1937,10 @@ START_TEST(test_oracle_ignores_high_word)
 	int n, i;
 	uint32_t lo, hi;
 
-	n = tame_oracle_bpf(held, 1, GATE, f, TAME_MAXINSN);
+	n = tame_oracle_bpf(held, 1, f, TAME_MAXINSN);
 	ck_assert_int_gt(n, 0);
 	t.arch = ARCH_NATIVE;
 	t.nr = tame_syscall_number("ioctl");
-	t.ip = GATE + 2;
 	for (i = 0; i < tame_nrules; i++) {
 		if (tame_rules[i].nr != t.nr ||
 		    tame_rules[i].cond[0].op != TC_IN)
@@ -1684,7 +1961,7 @@ START_TEST(test_oracle_context)
 	scmp_filter_ctx ctx;
 	uint32_t v;
 
-	ctx = tame_oracle_ctx(tame_expand(TAME_STDIO), 1, GATE);
+	ctx = tame_oracle_ctx(tame_expand(TAME_STDIO), 1);
 	ck_assert_ptr_nonnull(ctx);
 	ck_assert_int_eq(seccomp_attr_get(ctx, SCMP_FLTATR_ACT_DEFAULT, &v), 0);
 	ck_assert_uint_eq(v, SECCOMP_RET_TRAP);
@@ -1694,7 +1971,7 @@ START_TEST(test_oracle_context)
 	ck_assert_uint_eq(v, 1);
 	printf("oracle: %d libseccomp rules for stdio\n", tame_oracle_nrules());
 	seccomp_release(ctx);
-	ctx = tame_oracle_ctx(tame_expand(0), 1, GATE);
+	ctx = tame_oracle_ctx(tame_expand(0), 1);
 	ck_assert_ptr_nonnull(ctx);
 	ck_assert_int_eq(seccomp_attr_get(ctx, SCMP_FLTATR_ACT_DEFAULT, &v), 0);
 	ck_assert_uint_eq(v, SECCOMP_RET_KILL_PROCESS);
@@ -1718,7 +1995,6 @@ oracle_suite(void)
 	tcase_add_test(tc, test_oracle_ignores_high_word);
 	tcase_add_loop_test(tc, test_every_flag_set, 0, NPARTS);
 	tcase_add_test(tc, test_short_jumps);
-	tcase_add_test(tc, test_at_the_gate);
 	tcase_add_test(tc, test_random_tuples);
 	tcase_add_test(tc, test_stacked_deltas);
 	tcase_add_test(tc, test_every_narrowing);
