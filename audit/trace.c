@@ -410,11 +410,6 @@ child(const struct trace_opts *o, char **argv, int report, pid_t parent,
 	rerun_close_std();
 	/* its processes that do not exec hold nothing else of ours */
 	rerun_close_ours(report, o->strace != NULL ? o->log_fd : -1);
-	/* under every flag, warm nothing (see tame(3)) */
-	if (o->tree && o->tame_exec != NULL)
-		setenv("TAME_EXEC_TREE", "1", 1);
-	else
-		unsetenv("TAME_EXEC_TREE");
 	if (o->view != NULL)
 		view_child(o, argv, report);
 	log_path(o, argv, path, sizeof(path), -1, parent);
@@ -497,6 +492,9 @@ trace_run(const struct trace_opts *o, struct trace_result *r)
 		argv[k++] = "--";
 	} else if (o->tame_exec != NULL) {
 		argv[k++] = (char *)o->tame_exec;
+		/* every program of the tree marked and tamed (tree.h) */
+		if (o->tree)
+			argv[k++] = "--tree";
 		argv[k++] = "-f";
 		argv[k++] = (char *)o->flags;
 		if (o->load != NULL) {

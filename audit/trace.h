@@ -32,7 +32,7 @@ struct trace_opts {
 					   name service (--check's second run) */
 	int		 tree;		/* every program the command starts
 					   gets the shim and marks its image
-					   (TAME_EXEC_TREE: tree.h) */
+					   (tame-exec --tree: tree.h) */
 	char *const	*argv;		/* CMD ARG..., NULL-terminated */
 	int		 log_fd;	/* strace's log goes here */
 	int		 stack;		/* strace -k */

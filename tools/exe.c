@@ -133,11 +133,6 @@ exe_find(int dirfd, const char *path, int atflags, struct exe *x)
 const char *
 exe_untamed(const struct exe *x)
 {
-	Elf64_Ehdr eh;
-	Elf64_Phdr ph;
-	off_t off;
-	int i;
-
 	/*
 	 * The loader ignores the shim only where privileges are gained
 	 * (not when root runs root's own set-user-ID program), but that
@@ -152,6 +147,17 @@ exe_untamed(const struct exe *x)
 	if (getxattr(x->path, "security.capability", NULL, 0) > 0)
 		return "has file capabilities (the loader ignores the shim "
 		    "when they give it privileges)";
+	return exe_unloadable(x);
+}
+
+const char *
+exe_unloadable(const struct exe *x)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	off_t off;
+	int i;
+
 	if (x->headlen == -1)
 		return "cannot be read to check that the shim can load in it";
 	if (x->headlen < (ssize_t)sizeof(eh) ||
@@ -170,6 +176,123 @@ exe_untamed(const struct exe *x)
 			return NULL;
 	}
 	return "is statically linked";
+}
+
+/*
+ * Whether path's last name is one a C library gives its dynamic loader
+ * (ld-linux-x86-64.so.2, ld-linux-aarch64.so.1, ld-2.31.so, ld64.so.2):
+ * the file the kernel maps as the interpreter of every dynamic program,
+ * which also runs a program named on its command line.  By name, so
+ * that another machine's loader counts too; a copy under another name
+ * is a file its maker could as well have copied the program to, which
+ * a profile does not list either.
+ */
+static int
+loader_name(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base != NULL ? base + 1 : path;
+	return (strncmp(base, "ld-", 3) == 0 || strncmp(base, "ld64.", 5) == 0 ||
+	    strncmp(base, "ld.so", 5) == 0) && strstr(base, ".so") != NULL;
+}
+
+/* ld.so's options that take the next word as their value (glibc 2.36) */
+static const char *const loader_valued[] = {
+	"--library-path", "--inhibit-rpath", "--audit", "--preload",
+	"--argv0", "--glibc-hwcaps-prepend", "--glibc-hwcaps-mask", NULL
+};
+
+const char *
+exe_loader_program(const struct exe *x, char *const argv[])
+{
+	int i, j;
+
+	if (x->script || x->headlen < SELFMAG ||
+	    memcmp(x->head, ELFMAG, SELFMAG) != 0 || !loader_name(x->path) ||
+	    argv == NULL || argv[0] == NULL)
+		return NULL;
+	/*
+	 * Its options come first, each a word of its own: those with a
+	 * value skip it, the others (--list, --verify, --inhibit-cache,
+	 * an unknown one, which glibc's loader refuses) are passed over,
+	 * so that the first other word is judged even where the loader
+	 * would only list or verify it.  musl's loader ends its options
+	 * at "--".  A script whose #! line names the loader hands it
+	 * other words (the line's argument, the script's path): not
+	 * judged, since whoever can write such a script can as well copy
+	 * the program to a path the profile does not list.
+	 */
+	for (i = 1; argv[i] != NULL; i++) {
+		if (strncmp(argv[i], "--", 2) != 0)
+			return argv[i];
+		if (argv[i][2] == '\0')
+			return argv[i + 1];
+		for (j = 0; loader_valued[j] != NULL; j++)
+			if (strcmp(argv[i], loader_valued[j]) == 0)
+				break;
+		if (loader_valued[j] != NULL && argv[++i] == NULL)
+			return NULL;
+	}
+	return NULL;
+}
+
+/*
+ * One program the loader may map as path: listed in p, and one the shim
+ * cannot reach in it?  A script it does not run at all.
+ */
+static const char *
+loaded_refused(const struct profile *p, const char *path, char prog[PATH_MAX])
+{
+	struct exe x;
+	const char *why = NULL;
+
+	if (exe_find(AT_FDCWD, path, 0, &x) == -1)
+		return NULL;
+	if (!x.script && profile_find(p, x.path) != NULL &&
+	    (why = exe_unloadable(&x)) != NULL)
+		memcpy(prog, x.path, strlen(x.path) + 1);
+	exe_close(&x);
+	return why;
+}
+
+const char *
+exe_refused(const struct profile *p, int dirfd, const char *path,
+    int atflags, char *const argv[], char prog[PATH_MAX], int *loaded)
+{
+	struct exe x;
+	const char *why = NULL, *name, *base;
+	int i;
+
+	*loaded = 0;
+	if (exe_find(dirfd, path, atflags, &x) == -1)
+		return NULL;	/* the exec fails, or runs what none names */
+	if (profile_find(p, x.path) != NULL) {
+		if ((why = exe_untamed(&x)) != NULL)
+			memcpy(prog, x.path, strlen(x.path) + 1);
+		exe_close(&x);
+		return why;
+	}
+	name = exe_loader_program(&x, argv);
+	exe_close(&x);
+	if (name == NULL)
+		return NULL;
+	*loaded = 1;
+	if (strchr(name, '/') != NULL)
+		return loaded_refused(p, name, prog);
+	/*
+	 * A name without a slash the loader looks up as a library's
+	 * (glibc 2.36 in ld.so.cache alone; others may search its
+	 * directories and LD_LIBRARY_PATH too): each listed program of
+	 * that name is judged, wherever it lies.
+	 */
+	for (i = 0; i < p->n; i++) {
+		base = strrchr(p->e[i].path, '/');
+		if (base != NULL && strcmp(base + 1, name) == 0 &&
+		    (why = loaded_refused(p, p->e[i].path, prog)) != NULL)
+			return why;
+	}
+	return NULL;
 }
 
 void

@@ -16,6 +16,8 @@
 #include <limits.h>
 #include <sys/types.h>
 
+#include "profile.h"
+
 #if defined(__x86_64__)
 #define EXE_MACHINE	EM_X86_64
 #elif defined(__aarch64__)
@@ -49,6 +51,29 @@ int		 exe_find(int dirfd, const char *path, int atflags,
  * static one, and a shim of this machine loads in no other.
  */
 const char	*exe_untamed(const struct exe *x);
+
+/*
+ * The same for a program the dynamic loader maps itself (ld.so PROGRAM):
+ * no privileges are gained then, so only what the file is counts.
+ */
+const char	*exe_unloadable(const struct exe *x);
+
+/*
+ * Whether an exec of x with argv is the dynamic loader run as a command,
+ * and the program it will run: argv's word after the loader's options,
+ * as glibc's ld.so reads them.  NULL when x is no loader or runs none.
+ */
+const char	*exe_loader_program(const struct exe *x, char *const argv[]);
+
+/*
+ * Under profile p: would execveat(dirfd, path, argv, ..., atflags) start
+ * a program p lists that the shim cannot reach?  Then why, as the end of
+ * a sentence, with that program's real path in prog and *loaded 1 where
+ * the dynamic loader, run as a command, would start it; else NULL.
+ */
+const char	*exe_refused(const struct profile *p, int dirfd,
+		    const char *path, int atflags, char *const argv[],
+		    char prog[PATH_MAX], int *loaded);
 
 void		 exe_close(struct exe *x);
 

@@ -4,8 +4,9 @@
  * tame-audit's tree, every program a process starts must get the shim
  * and the variables that tell it what to do, and a program the profile
  * lists must not slip past it.  So the shim replaces the C library's
- * exec family and posix_spawn() (glibc's execvp and execl call its
- * execve internally, where no preload reaches: each is replaced):
+ * exec family, posix_spawn() and pidfd_spawn() (glibc's execvp and execl
+ * call its execve internally, where no preload reaches: each is
+ * replaced):
  *
  *  - the environment the new program gets has LD_PRELOAD (with the
  *    shim) and the mode's variables back, whatever the caller made of it
@@ -13,15 +14,19 @@
  *  - under a profile, a program it lists that the dynamic loader would
  *    not put the shim in (set-ID, file capabilities, static, another
  *    machine) is not started: the call fails with EACCES, after one line
- *    on stderr.
+ *    on stderr;
+ *  - the dynamic loader run as a command (ld.so PROGRAM) is judged by
+ *    the program it runs: a listed one it would start without the shim
+ *    (a static one) is not started either (exe_refused()).
  *
- * system() and popen() start /bin/sh by glibc's own posix_spawn, with
- * environ: they put the variables back into environ first.  Anywhere
- * else (tame-exec -f, a program the profile lists, which is tamed and
- * may not exec, a program that loaded the shim without tame-exec) they
- * pass straight on.  What cannot be caught here, a program that makes
- * the system call itself or has no shim (a static parent), is in
- * tame-exec(1), CAVEATS.
+ * system(), popen() and wordexp() start /bin/sh by glibc's own calls,
+ * with environ: they put the variables back into environ first.  A program
+ * the profile pledges (pledge:...,exec) does all this as one it does not
+ * list does.  Anywhere else (tame-exec -f or -p, a program the profile
+ * tames, which may not exec, a program that loaded the shim without
+ * tame-exec) they pass straight on.  What cannot be caught here, a
+ * program that makes the system call itself or has no shim (a static
+ * parent), is in tame-exec(1), CAVEATS.
  *
  * The exec calls run where only async-signal-safe code may: in the
  * child of a vfork(), which shares its parent's memory while the
@@ -53,6 +58,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <wordexp.h>
 
 #include "exe.h"
 #include "preload.h"
@@ -64,10 +70,16 @@ typedef int	spawn_fn(pid_t *, const char *,
 		    const posix_spawn_file_actions_t *,
 		    const posix_spawnattr_t *, char *const [], char *const []);
 
-/* The C library's own (or the next preload's), found by name. */
-enum { EXECVPE, POSIX_SPAWN, POSIX_SPAWNP, SYSTEM, POPEN, NNEXT };
+/*
+ * The C library's own (or the next preload's), found by name.  One the
+ * C library lacks (pidfd_spawn before glibc 2.39) stays NULL and its
+ * wrapper fails with ENOSYS: no program that runs calls it anyway.
+ */
+enum { EXECVPE, POSIX_SPAWN, POSIX_SPAWNP, PIDFD_SPAWN, PIDFD_SPAWNP, SYSTEM,
+	POPEN, WORDEXP, NNEXT };
 static const char *const next_name[NNEXT] = {
-	"execvpe", "posix_spawn", "posix_spawnp", "system", "popen"
+	"execvpe", "posix_spawn", "posix_spawnp", "pidfd_spawn",
+	"pidfd_spawnp", "system", "popen", "wordexp"
 };
 static void *next_fn[NNEXT];
 
@@ -79,8 +91,8 @@ struct room {
 };
 
 static char *const	*amend(char *const [], struct room *);
-static int		 refused(int, const char *, int);
-static int		 refused_search(const char *);
+static int		 refused(int, const char *, int, char *const []);
+static int		 refused_search(const char *, char *const []);
 
 void
 shim_exec_init(void)
@@ -131,7 +143,7 @@ exec_at(int dirfd, const char *path, char *const argv[], char *const envp[],
 	int e;
 
 	if (shim.mode != SHIM_PASS) {
-		if ((e = refused(dirfd, path, atflags)) != 0) {
+		if ((e = refused(dirfd, path, atflags, argv)) != 0) {
 			errno = e;
 			return -1;
 		}
@@ -160,7 +172,7 @@ exec_search(const char *file, char *const argv[], char *const envp[])
 	    char *const []))next(EXECVPE)) == NULL)
 		return -1;
 	if (shim.mode != SHIM_PASS) {
-		if ((e = refused_search(file)) != 0) {
+		if ((e = refused_search(file, argv)) != 0) {
 			errno = e;
 			return -1;
 		}
@@ -172,24 +184,29 @@ exec_search(const char *file, char *const argv[], char *const envp[])
 	return -1;
 }
 
+/*
+ * posix_spawn, posix_spawnp and glibc's pidfd_spawn, pidfd_spawnp (which
+ * give a pidfd in *pid): which is the function's index in next_name.
+ */
 static int
-spawn(int search, pid_t *pid, const char *path,
+spawn(int which, pid_t *pid, const char *path,
     const posix_spawn_file_actions_t *fa, const posix_spawnattr_t *attr,
     char *const argv[], char *const envp[])
 {
 	char small[ROOM] __attribute__((aligned(sizeof(char *))));
 	struct room r = { small, sizeof(small), 0 };
+	int search = which == POSIX_SPAWNP || which == PIDFD_SPAWNP;
 	spawn_fn *fn;
 	char *const *env = envp;
 	int e;
 
-	if ((fn = (spawn_fn *)next(search ? POSIX_SPAWNP : POSIX_SPAWN)) ==
-	    NULL)
+	if ((fn = (spawn_fn *)next(which)) == NULL)
 		return ENOSYS;
 	if (shim.mode != SHIM_PASS) {
 		/* a relative path is looked at from here, before any
 		 * chdir of fa */
-		e = search ? refused_search(path) : refused(AT_FDCWD, path, 0);
+		e = search ? refused_search(path, argv) :
+		    refused(AT_FDCWD, path, 0, argv);
 		if (e != 0)
 			return e;
 		if ((env = amend(envp, &r)) == NULL)
@@ -356,7 +373,7 @@ posix_spawn(pid_t *restrict pid, const char *restrict path,
     const posix_spawnattr_t *restrict attr, char *const argv[restrict],
     char *const envp[restrict])
 {
-	return spawn(0, pid, path, fa, attr, argv, envp);
+	return spawn(POSIX_SPAWN, pid, path, fa, attr, argv, envp);
 }
 
 EXPORT int
@@ -365,7 +382,25 @@ posix_spawnp(pid_t *restrict pid, const char *restrict file,
     const posix_spawnattr_t *restrict attr, char *const argv[restrict],
     char *const envp[restrict])
 {
-	return spawn(1, pid, file, fa, attr, argv, envp);
+	return spawn(POSIX_SPAWNP, pid, file, fa, attr, argv, envp);
+}
+
+EXPORT int
+pidfd_spawn(int *restrict pidfd, const char *restrict path,
+    const posix_spawn_file_actions_t *restrict fa,
+    const posix_spawnattr_t *restrict attr, char *const argv[restrict],
+    char *const envp[restrict])
+{
+	return spawn(PIDFD_SPAWN, pidfd, path, fa, attr, argv, envp);
+}
+
+EXPORT int
+pidfd_spawnp(int *restrict pidfd, const char *restrict file,
+    const posix_spawn_file_actions_t *restrict fa,
+    const posix_spawnattr_t *restrict attr, char *const argv[restrict],
+    char *const envp[restrict])
+{
+	return spawn(PIDFD_SPAWNP, pidfd, file, fa, attr, argv, envp);
 }
 
 EXPORT int
@@ -390,6 +425,20 @@ popen(const char *command, const char *type)
 	return fn(command, type);
 }
 
+/* A command substitution ($(...)) runs /bin/sh with environ, as system. */
+EXPORT int
+wordexp(const char *words, wordexp_t *we, int flags)
+{
+	int (*fn)(const char *, wordexp_t *, int);
+
+	if ((fn = (int (*)(const char *, wordexp_t *, int))next(WORDEXP)) ==
+	    NULL)
+		return WRDE_NOSPACE;
+	if (!(flags & WRDE_NOCMD))
+		fix_environ();
+	return fn(words, we, flags);
+}
+
 /* "NAME=..." */
 static int
 named(const char *e, const char *name)
@@ -399,14 +448,17 @@ named(const char *e, const char *name)
 	return strncmp(e, name, n) == 0 && e[n] == '=';
 }
 
-/* Set by the modes, whatever the caller has: TAME_EXEC_*, the mode's. */
+/*
+ * Set by the modes, whatever the caller has: every TAME_EXEC_* (one the
+ * caller set would switch the shim in the new program to its mode, or
+ * give it other flags, promises or another profile), and the mode's.
+ */
 static int
 managed(const char *e)
 {
 	int i;
 
-	if (named(e, "TAME_EXEC_FLAGS") || named(e, "TAME_EXEC_TREE") ||
-	    named(e, "TAME_EXEC_PROFILE"))
+	if (strncmp(e, "TAME_EXEC_", 10) == 0)
 		return 1;
 	for (i = 0; shim.vars[i] != NULL; i++)
 		if (strncmp(e, shim.vars[i], strcspn(shim.vars[i], "=") + 1) ==
@@ -507,35 +559,35 @@ amend(char *const envp[], struct room *r)
 }
 
 /*
- * Under a profile: is the program an exec of path runs one the profile
- * lists, but one the shim cannot reach?  Then say so, and the exec
- * fails with EACCES rather than run it untamed: 0, or EACCES.
+ * Under a profile: is the program an exec of path with argv runs one the
+ * profile lists, but one the shim cannot reach (exe_refused: the dynamic
+ * loader run as a command is judged by the program it runs)?  Then say
+ * so, and the exec fails with EACCES rather than run it untamed: 0, or
+ * EACCES.
  */
 static int
-refused(int dirfd, const char *path, int atflags)
+refused(int dirfd, const char *path, int atflags, char *const argv[])
 {
-	struct exe x;
+	char prog[PATH_MAX];
 	struct iovec iov[7];
-	const char *why = NULL;
-	int saved = errno, i;
+	const char *why;
+	int saved = errno, loaded, i;
 
 	if (shim.mode != SHIM_PROFILE)
 		return 0;
-	if (exe_find(dirfd, path, atflags, &x) == 0) {
-		if (profile_find(&shim.profile, x.path) != NULL)
-			why = exe_untamed(&x);
-		exe_close(&x);
-	}
+	why = exe_refused(&shim.profile, dirfd, path, atflags, argv, prog,
+	    &loaded);
 	errno = saved;
 	if (why == NULL)
 		return 0;
 	iov[0].iov_base = "tame-exec: ";
-	iov[1].iov_base = x.path;
+	iov[1].iov_base = prog;
 	iov[2].iov_base = " is listed in ";
 	iov[3].iov_base = (char *)shim.file;
 	iov[4].iov_base = " but ";
 	iov[5].iov_base = (char *)why;
-	iov[6].iov_base = ": it would run untamed; not run\n";
+	iov[6].iov_base = loaded ? ": the dynamic loader would run it "
+	    "untamed; not run\n" : ": it would run untamed; not run\n";
 	for (i = 0; i < 7; i++)
 		iov[i].iov_len = strlen(iov[i].iov_base);
 	(void)!writev(2, iov, 7);
@@ -550,7 +602,7 @@ refused(int dirfd, const char *path, int atflags)
  * made beforehand, so that the search itself stays the C library's.
  */
 static int
-refused_search(const char *file)
+refused_search(const char *file, char *const argv[])
 {
 	char buf[PATH_MAX];
 	const char *path, *p, *end;
@@ -560,7 +612,7 @@ refused_search(const char *file)
 	if (shim.mode != SHIM_PROFILE || *file == '\0')
 		return 0;
 	if (strchr(file, '/') != NULL)
-		return refused(AT_FDCWD, file, 0);
+		return refused(AT_FDCWD, file, 0, argv);
 	if ((path = getenv("PATH")) == NULL)
 		path = "/bin:/usr/bin";		/* glibc's when unset */
 	for (p = path; ; p = end + 1) {
@@ -573,7 +625,7 @@ refused_search(const char *file)
 			memcpy(buf + n, file, len + 1);
 			if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) &&
 			    access(buf, X_OK) == 0)
-				return refused(AT_FDCWD, buf, 0);
+				return refused(AT_FDCWD, buf, 0, argv);
 		}
 		if (*end == '\0')
 			return 0;

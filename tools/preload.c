@@ -6,22 +6,31 @@
  *
  *  - -f: with TAME_EXEC_FLAGS, which it removes, and LD_PRELOAD too;
  *    -p: the same, with TAME_EXEC_PLEDGE's promises given to pledge();
+ *    -l and -v: TAME_EXEC_LOAD's modules loaded and TAME_EXEC_UNVEIL's
+ *    paths unveiled first, each variable removed once used;
  *  - --profile: TAME_EXEC_PROFILE names a profile; a program it lists
  *    is tamed with its line's flags, any other runs as it would, and
  *    both variables stay, for every program the process starts;
- *  - tame-audit's tree, TAME_EXEC_TREE=1 beside TAME_EXEC_FLAGS: every
- *    program names itself in the trace, then is tamed (where tame-audit
- *    runs it, permissively: nothing goes in and the tree goes on).
+ *  - --tree (tame-audit's), TAME_EXEC_TREE=1 beside TAME_EXEC_FLAGS:
+ *    every program names itself in the trace, then is tamed as with -f
+ *    (where tame-audit runs it, permissively: nothing goes in and the
+ *    tree goes on).
  *
+ * tame-exec removes every TAME_EXEC_* variable of its caller and sets its
+ * own, so what is read here is what tame-exec was told on its command
+ * line; and no mode drops another's work (-v and -p hold in a tree too).
  * In the last two, preload-exec.c sees that what the process starts gets
  * the variables.  If taming fails the program must not run untamed: the
  * shim ends it.
  */
+#include <sys/auxv.h>
 #include <sys/syscall.h>
 
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
+#include <link.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,8 +47,10 @@ struct shim shim;
 
 static void	load_modules(const char *, const char *);
 static void	unveil_list(const char *);
-static void	tree(const char *, int);
+static void	tame_command(int);
+static void	tree(const char *);
 static void	profiled(const char *);
+static int	program_path(char *, size_t, const char **);
 static void	keep(void);
 static char	*var(const char *, const char *);
 
@@ -61,12 +72,26 @@ tame_preload(void)
 		fprintf(stderr, "tame-exec: bad TAME_EXEC_FLAGS \"%s\"\n", v);
 		_exit(1);
 	}
-	if ((t = getenv("TAME_EXEC_TREE")) != NULL && strcmp(t, "1") == 0) {
-		tree(v, (int)flags);
-		return;
+	if ((t = getenv("TAME_EXEC_TREE")) != NULL && strcmp(t, "1") == 0)
+		tree(v);
+	else {
+		unsetenv("TAME_EXEC_FLAGS");
+		unsetenv("LD_PRELOAD");
 	}
-	unsetenv("TAME_EXEC_FLAGS");
-	unsetenv("LD_PRELOAD");
+	tame_command((int)flags);
+}
+
+/*
+ * The command's own requests, each variable removed once read, so that
+ * a program it starts (a tree's, or one pledge lets it exec) never sees
+ * them: the modules loaded, the paths unveiled, then pledge(promises),
+ * or tame(flags) where tame-exec gave no promises.
+ */
+static void
+tame_command(int flags)
+{
+	const char *t;
+
 	if ((t = getenv("TAME_EXEC_LOAD")) != NULL) {
 		load_modules(t, ":");
 		unsetenv("TAME_EXEC_LOAD");
@@ -88,7 +113,7 @@ tame_preload(void)
 		}
 		return;
 	}
-	if (tame((int)flags) == -1) {
+	if (tame(flags) == -1) {
 		fprintf(stderr, "tame-exec: tame: %s\n", strerror(errno));
 		_exit(1);
 	}
@@ -159,17 +184,17 @@ load_modules(const char *list, const char *sep)
 }
 
 /*
- * tame-audit's tree: the variables stay, TAME_AUDIT with them, and
- * before tame()'s marker the program names itself with one more that
- * changes nothing, write(-1, "tame-exe:PATH", n), PATH its real
- * executable path: in the trace, each pid's program, then its flags.
+ * tame-exec --tree (tame-audit's): the variables stay, TAME_AUDIT with
+ * them, and before tame()'s marker the program names itself with one
+ * more that changes nothing, write(-1, "tame-exe:PATH", n), PATH its
+ * real executable path: in the trace, each pid's program, then its
+ * flags.  The caller then tames it as -f does (tame_command).
  */
 static void
-tree(const char *flags, int f)
+tree(const char *flags)
 {
 	char buf[sizeof(MARKER) + PATH_MAX] = MARKER;
-	const char *audit = getenv("TAME_AUDIT");
-	ssize_t n;
+	const char *audit = getenv("TAME_AUDIT"), *why;
 
 	keep();
 	shim.vars[0] = var("TAME_EXEC_FLAGS", flags);
@@ -178,36 +203,32 @@ tree(const char *flags, int f)
 		shim.vars[2] = var("TAME_AUDIT", audit);
 	shim.mode = SHIM_TREE;
 	shim_exec_init();
-	n = readlink("/proc/self/exe", buf + strlen(MARKER),
-	    sizeof(buf) - strlen(MARKER));
-	if (n > 0)
-		syscall(SYS_write, -1, buf, strlen(MARKER) + (size_t)n);
-	if (tame(f) == -1) {
-		fprintf(stderr, "tame-exec: tame: %s\n", strerror(errno));
-		_exit(1);
-	}
+	if (program_path(buf + strlen(MARKER), sizeof(buf) - strlen(MARKER),
+	    &why) == 0)
+		syscall(SYS_write, -1, buf, strlen(buf));
 }
 
 /*
  * --profile: a program the profile lists is tamed with its flags;
  * another is a launcher, which runs as it would and passes the profile
- * on.  A profile that went bad since tame-exec read it ends the program
- * before it runs: it may have been listed.
+ * on.  A program it pledges may exec too (pledge:...,exec), so it passes
+ * the profile on as a launcher does, and its exec wrappers refuse what
+ * a launcher's refuse.  A profile that went bad since tame-exec read it
+ * ends the program before it runs: it may have been listed.
  */
 static void
 profiled(const char *file)
 {
 	char self[PATH_MAX], err[PATH_MAX + 600];
 	const struct profile_entry *e;
-	ssize_t n;
+	const char *why;
 	int flags;
 
-	if ((n = readlink("/proc/self/exe", self, sizeof(self) - 1)) == -1) {
-		fprintf(stderr, "tame-exec: /proc/self/exe: %s: cannot tell "
-		    "which program this is; not run\n", strerror(errno));
+	if (program_path(self, sizeof(self), &why) == -1) {
+		fprintf(stderr, "tame-exec: %s: %s: cannot tell which program "
+		    "this is; not run\n", why, strerror(errno));
 		_exit(126);
 	}
-	self[n] = '\0';
 	if (file[0] != '/') {
 		fprintf(stderr, "tame-exec: TAME_EXEC_PROFILE \"%s\" is not an "
 		    "absolute path; %s not run\n", file, self);
@@ -218,24 +239,11 @@ profiled(const char *file)
 		_exit(126);
 	}
 	shim_exec_init();
-	if ((e = profile_find(&shim.profile, self)) != NULL) {
+	if ((e = profile_find(&shim.profile, self)) != NULL &&
+	    e->load != NULL)
+		load_modules(e->load, ",");
+	if (e != NULL && e->promises == NULL) {
 		flags = e->flags;
-		if (e->load != NULL)
-			load_modules(e->load, ",");
-		if (e->promises != NULL) {
-			/* the text goes with the profile: keep the words */
-			char promises[1024];
-
-			snprintf(promises, sizeof(promises), "%s",
-			    e->promises);
-			profile_free(&shim.profile);
-			if (pledge(promises, NULL) == -1) {
-				fprintf(stderr, "tame-exec: %s: pledge: %s\n",
-				    self, strerror(errno));
-				_exit(1);
-			}
-			return;
-		}
 		profile_free(&shim.profile);
 		if (tame(flags) == -1) {
 			fprintf(stderr, "tame-exec: %s: tame: %s\n", self,
@@ -248,6 +256,86 @@ profiled(const char *file)
 	shim.vars[0] = var("TAME_EXEC_PROFILE", file);
 	shim.file = shim.vars[0] + strlen("TAME_EXEC_PROFILE=");
 	shim.mode = SHIM_PROFILE;
+	/* the promises stay in the profile's text, which stays read */
+	if (e != NULL && pledge(e->promises, NULL) == -1) {
+		fprintf(stderr, "tame-exec: %s: pledge: %s\n", self,
+		    strerror(errno));
+		_exit(1);
+	}
+}
+
+/* dl_iterate_phdr's first object is the main program: where it lies. */
+static int
+first_object(struct dl_phdr_info *info, size_t size, void *at)
+{
+	(void)size;
+	*(uintptr_t *)at = (uintptr_t)info->dlpi_phdr;
+	return 1;
+}
+
+/*
+ * The file mapped where the main program's headers lie, as
+ * /proc/self/maps names it ("lo-hi perms offset dev inode path", no
+ * '/' before the path): the kernel's name for it, which the program,
+ * however its parent named it, cannot change.  0, or -1 with why.
+ */
+static int
+mapped_main(char *buf, size_t len, const char **why)
+{
+	unsigned long lo, hi;
+	uintptr_t at = 0;
+	char *line = NULL, *path;
+	size_t cap = 0;
+	FILE *f;
+	int found = -1;
+
+	*why = "the dynamic loader's program in /proc/self/maps";
+	dl_iterate_phdr(first_object, &at);
+	if (at == 0 || (f = fopen("/proc/self/maps", "re")) == NULL)
+		return -1;
+	while (found == -1 && getline(&line, &cap, f) != -1) {
+		if (sscanf(line, "%lx-%lx", &lo, &hi) != 2 || at < lo ||
+		    at >= hi)
+			continue;
+		if ((path = strchr(line, '/')) == NULL) {
+			errno = ENOENT;
+			break;
+		}
+		path[strcspn(path, "\n")] = '\0';
+		if (strlen(path) >= len) {
+			errno = ENAMETOOLONG;
+			break;
+		}
+		memcpy(buf, path, strlen(path) + 1);
+		found = 0;
+	}
+	if (found == -1 && errno == 0)
+		errno = ENOENT;
+	free(line);
+	fclose(f);
+	return found;
+}
+
+/*
+ * The real path of the program this process runs, as a profile names it:
+ * /proc/self/exe.  But where the kernel started the dynamic loader itself
+ * ("ld.so PROGRAM": no interpreter, so AT_BASE is 0), that is the loader,
+ * and the program is the main object it mapped.  0, or -1 with errno and
+ * what could not be read in *why.
+ */
+static int
+program_path(char *buf, size_t len, const char **why)
+{
+	ssize_t n;
+
+	*why = "/proc/self/exe";
+	if ((n = readlink("/proc/self/exe", buf, len - 1)) == -1)
+		return -1;
+	buf[n] = '\0';
+	if (getauxval(AT_BASE) != 0)
+		return 0;
+	errno = 0;
+	return mapped_main(buf, len, why);
 }
 
 /* The shim's own path, for LD_PRELOAD: absolute, for any directory. */

@@ -10,9 +10,11 @@
 #include "profile.h"
 
 enum shim_mode {
-	SHIM_PASS,	/* -f, a listed program, or no tame-exec: pass on */
-	SHIM_PROFILE,	/* a program the profile does not list */
-	SHIM_TREE	/* tame-audit's tree: every program */
+	SHIM_PASS,	/* -f, -p, a tamed listed program, or no tame-exec:
+			   pass on */
+	SHIM_PROFILE,	/* a program the profile does not list, or one it
+			   pledges (which may exec): carry the profile on */
+	SHIM_TREE	/* tame-exec --tree (tame-audit's): every program */
 };
 
 #define SHIM_NVARS	3

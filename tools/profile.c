@@ -185,7 +185,7 @@ read_promises(struct profile *p, const char *path, char *text, char *load,
 {
 	const char *bad;
 	char *words = text + strlen(PLEDGE_PREFIX), *c;
-	tame_atoms atoms, stdio;
+	tame_atoms atoms, stdio, exec, rpath;
 
 	for (c = words; *c != '\0'; c++)
 		if (*c == ',')
@@ -196,9 +196,24 @@ read_promises(struct profile *p, const char *path, char *text, char *load,
 		return -1;
 	}
 	(void)tame__promises_parse("stdio", &stdio, NULL);
+	(void)tame__promises_parse("exec", &exec, NULL);
+	(void)tame__promises_parse("rpath", &rpath, NULL);
 	if ((atoms & stdio) != stdio) {
 		snprintf(why, len, "%s pledge:%s: without stdio no program "
 		    "gets past its start", path, words);
+		return -1;
+	}
+	/*
+	 * The shim's exec wrappers look at each program such a program
+	 * starts (preload-exec.c), which takes rpath: without it the first
+	 * exec would die of the look, and with the look left out a listed
+	 * program the shim cannot reach would start untamed, without a word.
+	 */
+	if ((atoms & exec) == exec && (atoms & rpath) != rpath) {
+		snprintf(why, len, "%s pledge:%s: a program pledged with exec "
+		    "needs rpath too (the shim reads each program it starts, "
+		    "to refuse a listed one it cannot tame): add rpath", path,
+		    words);
 		return -1;
 	}
 	if (add_line(p, path, TAME_STDIO, load, line, why, len) == -1)

@@ -11,6 +11,11 @@
  *
  * With --profile, CMD is the root of a tree: the shim goes into every
  * program of it, and tames those the profile lists (preload.c).
+ *
+ * What tame-exec tells the shim goes by TAME_EXEC_* variables, and only
+ * what its own command line says: every TAME_EXEC_* of its caller is
+ * removed first (set_environment), so that no environment a caller
+ * inherited can give the shim other flags, promises or paths.
  */
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -31,7 +36,7 @@
 
 #include "compile.h"
 #include "exe.h"
-#include "gate.h"
+#include "sys.h"
 #include "policy.h"
 #include "profile.h"
 #include "tame.h"
@@ -50,7 +55,8 @@ static int	find_preload(char *, size_t);
 static void	run_profile(const char *, char *[]) __attribute__((noreturn));
 static char	*add_module(char *, const char *);
 static char	*add_unveil(char *, const char *);
-static void	set_environment(const char *, const char *, int);
+static void	set_environment(const char *, const char *const []);
+static const char *assign(const char *, const char *);
 static void	print_insn(int, const struct sock_filter *);
 
 int
@@ -59,10 +65,10 @@ main(int argc, char *argv[])
 	static char tameflags[32];
 	char cmd[PATH_MAX], preload[PATH_MAX];
 	const char *fstr = "stdio", *bad = NULL, *profile = NULL;
-	const char *promises = NULL;
+	const char *promises = NULL, *vars[6];
 	char *load = NULL, *unveils = NULL;
 	tame_atoms atoms;
-	int flags, i, checking = 0, fset = 0;
+	int flags, i, n = 0, checking = 0, fset = 0, tree = 0;
 
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--") == 0) {
@@ -93,6 +99,8 @@ main(int argc, char *argv[])
 			profile = argv[++i];
 		else if (strcmp(argv[i], "--check") == 0)
 			checking = 1;
+		else if (strcmp(argv[i], "--tree") == 0)
+			tree = 1;
 		else if (strcmp(argv[i], "--dump-bpf") == 0 && i + 1 < argc)
 			return dump_bpf(argv[i + 1], 0);
 		else if (strcmp(argv[i], "--dump-bpf-raw") == 0 &&
@@ -136,6 +144,12 @@ main(int argc, char *argv[])
 		    "--check");
 		usage();
 	}
+	if (tree && (profile != NULL || promises != NULL || checking)) {
+		warnx("--tree carries -f's flags to every program of the tree "
+		    "(tame-audit's): it cannot go with %s", profile != NULL ?
+		    "--profile" : promises != NULL ? "-p" : "--check");
+		usage();
+	}
 	if (unveils != NULL && (profile != NULL || checking)) {
 		warnx("-v unveils paths for one command: it cannot go with %s",
 		    profile != NULL ? "--profile" : "--check");
@@ -169,14 +183,18 @@ main(int argc, char *argv[])
 		    PRELOAD_NAME);
 
 	snprintf(tameflags, sizeof(tameflags), "TAME_EXEC_FLAGS=%#x", flags);
-	set_environment(preload, tameflags, 0);
+	vars[n++] = tameflags;
 	/* -p: the shim pledges these instead (the flags stay its check) */
-	if (promises != NULL && setenv("TAME_EXEC_PLEDGE", promises, 1) == -1)
-		err(1, "setenv");
-	if (unveils != NULL && setenv("TAME_EXEC_UNVEIL", unveils, 1) == -1)
-		err(1, "setenv");
-	if (load != NULL && setenv("TAME_EXEC_LOAD", load, 1) == -1)
-		err(1, "setenv");
+	if (promises != NULL)
+		vars[n++] = assign("TAME_EXEC_PLEDGE", promises);
+	if (unveils != NULL)
+		vars[n++] = assign("TAME_EXEC_UNVEIL", unveils);
+	if (load != NULL)
+		vars[n++] = assign("TAME_EXEC_LOAD", load);
+	if (tree)
+		vars[n++] = "TAME_EXEC_TREE=1";
+	vars[n] = NULL;
+	set_environment(preload, vars);
 	/* a setuid CMD must not gain privilege, or glibc drops the preload */
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
 		err(1, "prctl(PR_SET_NO_NEW_PRIVS)");
@@ -301,7 +319,8 @@ check_lines(const char *file, const struct profile *p)
  * then CMD with the shim and TAME_EXEC_PROFILE, the profile's absolute
  * path, for every program of the tree to read as it starts: so it must
  * be a regular file.  CMD itself, if listed, is checked as -f checks it,
- * and as the shim's exec wrappers check the programs of the tree.  No
+ * and as the shim's exec wrappers check the programs of the tree (the
+ * dynamic loader run as a command by the program it runs).  No
  * no_new_privs here: a program the profile does not list runs as it
  * would, set-user-ID ones with their privileges.
  */
@@ -309,12 +328,14 @@ static void
 run_profile(const char *file, char *argv[])
 {
 	static char var[sizeof("TAME_EXEC_PROFILE=") + PATH_MAX];
-	char abs[PATH_MAX], cmd[PATH_MAX], preload[PATH_MAX];
+	const char *vars[] = { var, NULL };
+	char abs[PATH_MAX], cmd[PATH_MAX], preload[PATH_MAX], prog[PATH_MAX];
 	char why[PATH_MAX + 600];
 	const char *untamed;
 	struct profile p = { 0 };
 	struct stat st;
 	struct exe x;
+	int loaded;
 
 	if (stat(file, &st) == -1)
 		err(1, "%s", file);
@@ -331,21 +352,21 @@ run_profile(const char *file, char *argv[])
 		    argv[0]);
 	/* the shim must load in it: no no_new_privs, so no set-ID one */
 	if (exe_find(AT_FDCWD, cmd, 0, &x) == 0) {
-		if (profile_find(&p, x.path) != NULL) {
+		if (profile_find(&p, x.path) != NULL)
 			require_dynamic(argv[0], cmd, 0);
-			if ((untamed = exe_untamed(&x)) != NULL)
-				errx(126, "%s is listed in %s but %s: it would "
-				    "run untamed; not run", x.path, abs,
-				    untamed);
-		}
 		exe_close(&x);
 	}
+	if ((untamed = exe_refused(&p, AT_FDCWD, cmd, 0, argv, prog,
+	    &loaded)) != NULL)
+		errx(126, "%s is listed in %s but %s: %s; not run", prog, abs,
+		    untamed, loaded ? "the dynamic loader would run it untamed" :
+		    "it would run untamed");
 	profile_free(&p);
 	if (find_preload(preload, sizeof(preload)) == -1)
 		errx(1, "cannot find %s beside tame-exec; reinstall libtame",
 		    PRELOAD_NAME);
 	snprintf(var, sizeof(var), "TAME_EXEC_PROFILE=%s", abs);
-	set_environment(preload, var, 1);
+	set_environment(preload, vars);
 	execv(cmd, argv);
 	err(126, "%s", cmd);
 }
@@ -378,7 +399,7 @@ refuse_privileged(const char *name, const char *path)
 static void
 usage_to(FILE *f)
 {
-	fprintf(f, "usage: tame-exec [-f flags] [-v perm:path ...] "
+	fprintf(f, "usage: tame-exec [-f flags] [--tree] [-v perm:path ...] "
 	    "[-l module ...] [--] command [arg ...]\n"
 	    "       tame-exec -p promises [-v perm:path ...] [-l module ...] "
 	    "[--] command [arg ...]\n"
@@ -424,6 +445,10 @@ help(void)
 	    "in file\n"
 	    "                   (PATH FLAGS; tame-audit --profile writes "
 	    "one)\n"
+	    "  --tree           every program command starts gets the shim "
+	    "and flags too,\n"
+	    "                   each naming itself in a trace first "
+	    "(tame-audit's)\n"
 	    "  --check          what this kernel can enforce of flags\n"
 	    "  --dump-bpf flags, --dump-bpf-raw flags\n"
 	    "                   the filter tame(flags) would install\n"
@@ -515,19 +540,22 @@ require_dynamic(const char *name, const char *path, int depth)
 
 /*
  * LD_PRELOAD (the shim first, then whatever was preloaded already) and
- * var, the mode's "TAME_EXEC_FLAGS=" or "TAME_EXEC_PROFILE=", in a new
- * environ: setenv() would allocate, and a launcher that runs before
- * every tamed command should not pay for malloc's first system calls
- * and page faults (only a huge environment does).  -f passes
- * TAME_EXEC_TREE on, for tame-audit; --profile drops what an outer -f
- * or tree left, which would switch its shim to their mode.
+ * vars, the mode's "TAME_EXEC_NAME=value" (NULL after the last), in a new
+ * environ without any TAME_EXEC_* of the caller's: a variable tame-exec
+ * did not set for this command (an outer tame-exec's, a tree's, one an
+ * attacker put in an environment passed on) would give the shim other
+ * flags, promises, paths or modules, or switch it to another mode; none
+ * is taken from the caller.  A new environ, not setenv(), which would
+ * allocate: a launcher that runs before every tamed command should not
+ * pay for malloc's first system calls and page faults (only a huge
+ * environment does).
  */
 static void
-set_environment(const char *preload, const char *var, int profile)
+set_environment(const char *preload, const char *const vars[])
 {
 	static char ldpreload[2 * PATH_MAX + 16], *small[256];
 	const char *old = getenv("LD_PRELOAD");
-	size_t n = 0, i, j;
+	size_t n = 0, nvars = 0, i, j;
 	char **env;
 
 	if (snprintf(ldpreload, sizeof(ldpreload), "LD_PRELOAD=%s%s%s",
@@ -536,22 +564,32 @@ set_environment(const char *preload, const char *var, int profile)
 		errx(1, "LD_PRELOAD is too long");
 	while (environ[n] != NULL)
 		n++;
-	env = n + 3 <= sizeof(small) / sizeof(small[0]) ? small :
-	    calloc(n + 3, sizeof(*env));
+	while (vars[nvars] != NULL)
+		nvars++;
+	env = n + nvars + 2 <= sizeof(small) / sizeof(small[0]) ? small :
+	    calloc(n + nvars + 2, sizeof(*env));
 	if (env == NULL)
 		err(1, "calloc");
 	for (i = j = 0; i < n; i++)
 		if (strncmp(environ[i], "LD_PRELOAD=", 11) != 0 &&
-		    strncmp(environ[i], "TAME_EXEC_FLAGS=", 16) != 0 &&
-		    strncmp(environ[i], "TAME_EXEC_LOAD=", 15) != 0 &&
-		    (!profile ||
-		    (strncmp(environ[i], "TAME_EXEC_PROFILE=", 18) != 0 &&
-		    strncmp(environ[i], "TAME_EXEC_TREE=", 15) != 0)))
+		    strncmp(environ[i], "TAME_EXEC_", 10) != 0)
 			env[j++] = environ[i];
 	env[j++] = ldpreload;
-	env[j++] = (char *)var;
+	for (i = 0; i < nvars; i++)
+		env[j++] = (char *)vars[i];
 	env[j] = NULL;
 	environ = env;
+}
+
+/* "NAME=value", for the environment: exit 1 without memory. */
+static const char *
+assign(const char *name, const char *value)
+{
+	char *s;
+
+	if (asprintf(&s, "%s=%s", name, value) == -1)
+		err(1, "%s", name);
+	return s;
 }
 
 /* The shim beside us (build tree) or in ../lib/tame (installed). */

@@ -143,6 +143,18 @@ run "tame-exec: an executable text file" 126 "not an ELF executable" \
     "$X" -f stdio -- "$D/text"
 run "tame-exec: an LD_PRELOAD longer than a path" 1 "LD_PRELOAD is too long" \
     env LD_PRELOAD="$(fill 9000 x)" "$X" -f stdio -- true
+# the caller's TAME_EXEC_* are none of tame-exec's (issue 46): malformed
+# ones change nothing (a bad TAME_EXEC_PLEDGE once ended the command)
+run "tame-exec: malformed TAME_EXEC_* in the caller's environment" 0 "" \
+    env TAME_EXEC_PLEDGE="stdio bogus" TAME_EXEC_UNVEIL=nonsense \
+    TAME_EXEC_FLAGS=zz TAME_EXEC_TREE=yes TAME_EXEC_PROFILE=relative \
+    TAME_EXEC_LOAD=: "$X" -f stdio,rpath -- cat "$D/in"
+grep -qx hello "$W/out" ||
+    no "tame-exec beside malformed TAME_EXEC_*: cat said $(cat "$W/out")"
+run "tame-exec --tree with -p" 2 "--tree .*cannot go with -p" \
+    "$X" --tree -p stdio -- true
+run "tame-exec --tree with --profile" 2 "cannot go with --profile" \
+    "$X" --tree --profile "$D/in" -- true
 
 # 100000 arguments come through to the command, all of them
 set -- $(seq 100000)

@@ -22,6 +22,17 @@ status=$?
 case $err in *'cat['*']: pledge: openat "'"$dir/in"'" O_RDONLY needs promise rpath') ;;
     *) no "cat under -p stdio said '$err'" ;; esac
 
+# -p holds whatever the caller's environment says (issue 46): beside
+# TAME_EXEC_TREE=1 the shim once tamed with the default flags instead,
+# and TAME_EXEC_FLAGS is tame-exec's own
+for v in TAME_EXEC_TREE=1 TAME_EXEC_FLAGS=0x1fff; do
+	err=$(env $v $X -p stdio -- cat "$dir/in" 2>&1 >/dev/null)
+	status=$?
+	[ $status -eq 159 ] || no "-p stdio beside $v: status $status"
+	case $err in *'needs promise rpath'*) ;;
+	    *) no "-p stdio beside $v said '$err'" ;; esac
+done
+
 # exec with NULL execpromises: the shell is pledged, what it runs is not
 # (cat writes a file, which the shell's promises do not allow)
 out=$($X -p "stdio rpath proc exec" -- sh -c \
@@ -81,6 +92,17 @@ else
 	$X -p "stdio rpath wpath cpath" -v "rwc:$dir" -- cp "$dir/in" "$dir/v" ||
 	    no "cp within a rwc unveil failed"
 	[ -e "$dir/v" ] || no "cp within a rwc unveil made nothing"
+	# -v holds whatever the caller's environment says (issue 46:
+	# TAME_EXEC_TREE=1 once switched the shim to tame-audit's tree,
+	# which dropped the paths), and in a tree too
+	for how in "env TAME_EXEC_TREE=1 $X" "$X --tree"; do
+		$how -f stdio,rpath -v "r:$dir/in" -- cat /etc/hostname \
+		    >/dev/null 2>&1 &&
+		    no "$how -v r:$dir/in: cat read /etc/hostname"
+	done
+	out=$($X --tree -f stdio,rpath -v "r:$dir" -- cat "$dir/in") ||
+	    no "cat of an unveiled file under --tree failed"
+	[ "$out" = pledged ] || no "cat under --tree -v printed '$out'"
 	$X -f stdio,rpath -v "r:$dir/missing" -- true 2>"$dir/err"
 	[ $? -eq 126 ] || no "-v of a missing path did not refuse to run"
 	grep -q 'tame-exec: unveil .*missing: No such file' "$dir/err" ||
@@ -103,6 +125,13 @@ $X --profile "$dir/bad" -- true 2>"$dir/err"
 grep -q 'unknown promise "bogus"' "$dir/err" || no "the bad promise is not named"
 printf '%s pledge:rpath\n' "$cat_path" > "$dir/bad"
 $X --profile "$dir/bad" -- true 2>/dev/null && no "a profile line without stdio ran"
+# a program pledged with exec needs rpath: its exec wrappers read each
+# program it starts, to refuse a listed one the shim cannot reach
+printf '%s pledge:stdio,proc,exec\n' "$sh_path" > "$dir/bad"
+$X --profile "$dir/bad" -- true 2>"$dir/err"
+[ $? -eq 1 ] || no "a profile line pledging exec without rpath ran"
+grep -q "bad:1: $sh_path pledge:stdio proc exec: a program pledged with exec needs rpath too" "$dir/err" ||
+    no "a line pledging exec without rpath said '$(cat "$dir/err")'"
 
 # bad input: usage errors, exit 2
 for args in "-p 'stdio bogus'" "-p stdio -f stdio" "-v q:/etc" "-v /etc" \

@@ -5,9 +5,12 @@
 # A listed program never runs untamed without a word: a parent that
 # clears the environment passes the shim on anyway, and one the shim
 # cannot reach (static, set-ID, file capabilities, another machine) is
-# not run.  And tame-audit's tree mode (TAME_EXEC_TREE=1): each program
-# names itself in the trace before its tame() marker.  Exit 0 when every
-# check holds; each failure prints what was expected.
+# not run; nor does the dynamic loader run as a command (ld.so PROGRAM)
+# start a listed program untamed, nor does a listed program pledged with
+# exec, whatever environment it gives.  And tame-audit's tree mode
+# (tame-exec --tree): each program names itself in the trace before its
+# tame() marker.  Exit 0 when every check holds; each failure prints
+# what was expected.
 B=${B:-build}
 X=$PWD/$B/tame-exec
 L=$PWD/$B/tests/tools/launch
@@ -23,6 +26,11 @@ cd "$dir" && dir=$(pwd -P) || exit 1
 SORT=$(readlink -f "$(command -v sort)")
 UNIQ=$(readlink -f "$(command -v uniq)")
 SH=$(readlink -f /bin/sh)
+case $(uname -m) in
+x86_64)		LDSO=/lib64/ld-linux-x86-64.so.2 ;;
+aarch64)	LDSO=/lib/ld-linux-aarch64.so.1 ;;
+*)		no "no dynamic loader known for $(uname -m)"; exit 1 ;;
+esac
 printf 'pear\napple\npear\nfig\n' > in.txt
 ALL=stdio,rpath,wpath,cpath,tmppath,inet,unix,dnspath,getpw,cmsg,ioctl,proc
 
@@ -135,6 +143,45 @@ for r in $routes; do
 	case $err in *"tame: "*"needs rpath"*) ;;
 	    *) no "sort by $r, environment cleared, said '$err'" ;; esac
 done
+# The dynamic loader run as a command: /proc/self/exe is the loader then,
+# and sort, listed, once ran untamed (issue 46): the shim judges the
+# program the loader mapped, as the command, past env -i, with the
+# loader's options, by the routes that pass every argument on
+for cmd in "$LDSO $SORT in.txt" "env -i $LDSO $SORT in.txt" \
+    "sh -c '$LDSO --inhibit-cache --argv0 x $SORT in.txt'" \
+    "$L execve $LDSO $SORT in.txt" "$L posix_spawn $LDSO $SORT in.txt" \
+    "$L system $LDSO $SORT in.txt"; do
+	err=$(eval "$X --profile stdio.prof -- $cmd" 2>&1); st=$?
+	[ $st -eq 159 ] || no "$cmd: status $st, expected 159 ($err)"
+	case $err in *"]: tame: "*'"in.txt"'*"needs rpath"*) ;;
+	    *) no "$cmd said '$err'" ;; esac
+done
+# A listed program pledged with exec passes the shim on as a launcher
+# does: a shell that clears LD_PRELOAD, or gives sort other TAME_EXEC_*
+# (flags, a profile that does not list it), or runs it through the
+# loader once started sort untamed (issue 46)
+printf '%s pledge:stdio,rpath,proc,exec\n%s stdio\n' "$SH" "$SORT" > shell.prof
+: > empty.prof
+for c in "LD_PRELOAD= $SORT in.txt" "env -i $SORT in.txt" \
+    "$LDSO $SORT in.txt" "TAME_EXEC_FLAGS=0x1fff $SORT in.txt" \
+    "TAME_EXEC_PROFILE=$dir/empty.prof $SORT in.txt"; do
+	out=$($X --profile shell.prof -- sh -c "$c; echo \"status \$?\"" 2>err)
+	[ "$out" = "status 159" ] || no "a pledged shell's '$c': '$out'"
+	grep -q "sort\[[0-9]*\]: tame: .*needs rpath" err ||
+	    no "a pledged shell's '$c' said '$(cat err)'"
+done
+# and by every route of the C library, the environment cleared
+LP=$(readlink -f "$L")
+printf '%s pledge:stdio,rpath,proc,exec\n%s stdio\n' "$LP" "$SORT" > launch.prof
+for r in $routes; do
+	case $r in *p|*pe|posix_spawnp|system|popen) s=sort ;; *) s=$SORT ;;
+	esac
+	err=$($X --profile launch.prof -- "$LP" $r $s in.txt 2>&1); st=$?
+	[ $st -eq 159 ] ||
+	    no "sort by a pledged launcher's $r: status $st ($err)"
+	case $err in *"sort["*"]: tame: "*"needs rpath"*) ;;
+	    *) no "sort by a pledged launcher's $r said '$err'" ;; esac
+done
 # ... but a system call made without the C library is out of reach
 # (tame-exec(1), CAVEATS): the shim passes nothing on
 $X --profile stdio.prof -- "$L" syscall "$SORT" in.txt >/dev/null 2>&1 ||
@@ -164,6 +211,28 @@ if [ -x /bin/busybox ] && ! LC_ALL=C ldd /bin/busybox >/dev/null 2>&1; then
 	printf '#!%s sh\necho hi\n' "$BB" > bbscript && chmod +x bbscript
 	refused "a script of a static interpreter" static.prof \
 	    "is statically linked" sh -c ./bbscript
+	# the dynamic loader would run it without the shim (issue 46: it
+	# ran untamed): not run, by every route, as the command, from a
+	# pledged shell
+	loaded() {	# what, profile, command...
+		what=$1 prof=$2; shift 2
+		err=$($X --profile "$prof" -- "$@" 2>&1); st=$?
+		[ $st -eq 126 ] || no "$what: status $st, expected 126 ($err)"
+		case $err in *"tame-exec: $BB is listed in $dir/$prof but is statically linked: the dynamic loader would run it untamed; not run"*) ;;
+		    *) no "$what said '$err'" ;; esac
+	}
+	loaded "a static program by the loader" static.prof \
+	    sh -c "$LDSO $BB true"
+	loaded "a static program by the loader, as the command" static.prof \
+	    "$LDSO" "$BB" true
+	for r in $routes; do
+		loaded "a static program by the loader by $r" static.prof \
+		    "$L" $r "$LDSO" "$BB"
+	done
+	printf '%s pledge:stdio,rpath,proc,exec\n%s stdio\n' "$SH" "$BB" \
+	    > static-sh.prof
+	loaded "a static program by the loader from a pledged shell" \
+	    static-sh.prof sh -c "$LDSO $BB true"
 	# as the command itself: refused as tame-exec -f refuses it
 	err=$($X --profile static.prof -- "$BB" true 2>&1); st=$?
 	[ $st -eq 1 ] || no "a static command: status $st, expected 1"
@@ -206,13 +275,13 @@ printf '%s stdio\n' "$dir/other" > other.prof
 refused "another machine's program" other.prof \
     "is built for another architecture" sh -c ./other
 
-# tame-audit's tree: TAME_EXEC_TREE=1 beside tame-exec -f; under a
-# tracer with TAME_AUDIT=permissive-cold every program names itself,
+# tame-audit's tree: tame-exec --tree -f; under a tracer with
+# TAME_AUDIT=permissive-cold every program names itself,
 # write(-1, "tame-exe:PATH"), then tame() writes its marker, in the same
 # pid, and the tree goes on (nothing is installed)
 printf 'one\ntwo\n' > f
-out=$(TAME_AUDIT=permissive-cold TAME_EXEC_TREE=1 strace -f -s 256 \
-    -o tree.log $X -f $ALL -- sh -c 'cat f | wc -l')
+out=$(TAME_AUDIT=permissive-cold strace -f -s 256 \
+    -o tree.log $X --tree -f $ALL -- sh -c 'cat f | wc -l')
 [ "$out" = 2 ] || no "the tree's output was '$out'"
 # each pid's program, printed when its tame() marker follows
 named() {
@@ -227,14 +296,20 @@ want=$(printf '%s\n' "$SH" "$(readlink -f "$(command -v cat)")" \
 got=$(named tree.log)
 [ "$got" = "$want" ] || no "tree markers: '$got', expected '$want'"
 # the variables go on past env -i, TAME_AUDIT with them
-out=$(TAME_AUDIT=permissive-cold TAME_EXEC_TREE=1 strace -f -s 256 \
-    -o tree2.log $X -f $ALL -- env -i sh -c 'cat f')
+out=$(TAME_AUDIT=permissive-cold strace -f -s 256 \
+    -o tree2.log $X --tree -f $ALL -- env -i sh -c 'cat f')
 [ "$out" = "one
 two" ] || no "the tree through env -i said '$out'"
 want=$(printf '%s\n' "$(readlink -f "$(command -v env)")" "$SH" \
     "$(readlink -f "$(command -v cat)")" | sort | tr '\n' ' ')
 got=$(named tree2.log)
 [ "$got" = "$want" ] || no "tree markers through env -i: '$got', expected '$want'"
+# the tree is tame-exec's own option: TAME_EXEC_TREE=1 in the caller's
+# environment (which once made the shim drop -v) is not taken
+TAME_AUDIT=permissive-cold TAME_EXEC_TREE=1 strace -f -s 256 -o tree3.log \
+    $X -f $ALL -- sh -c 'cat f' >/dev/null
+grep -q 'tame-exe:' tree3.log &&
+    no "TAME_EXEC_TREE=1 in the caller's environment made a tree"
 
 # load=: the modules a line's program loads before tame(), refused before
 # anything runs where one is relative, missing, or more follows

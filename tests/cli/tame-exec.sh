@@ -73,6 +73,30 @@ $X -f stdio 2>/dev/null; status=$?
 $X -f stdio,rpath -- sh -c 'exit 3' 2>/dev/null; status=$?
 [ $status -eq 3 ] || no "exit status: $status, expected 3"
 
+# no TAME_EXEC_* comes from the caller's environment (issue 46): the
+# shim hears only this command line.  A TAME_EXEC_PLEDGE there once
+# replaced -f stdio (cp copied a file), TAME_EXEC_TREE=1 switched the
+# shim to tame-audit's tree, TAME_EXEC_UNVEIL hid paths, and the command
+# saw them all in its environment
+printf 'secret\n' > "$dir/secret"
+TAME_EXEC_PLEDGE="stdio rpath wpath cpath" $X -f stdio -- \
+    cp "$dir/secret" "$dir/stolen" 2>/dev/null
+status=$?
+[ $status -eq 159 ] ||
+    no "-f stdio beside a caller's TAME_EXEC_PLEDGE: status $status, expected 159"
+[ -e "$dir/stolen" ] &&
+    no "a caller's TAME_EXEC_PLEDGE replaced -f stdio: cp copied the file"
+out=$(TAME_EXEC_PLEDGE=stdio TAME_EXEC_TREE=1 TAME_EXEC_UNVEIL=r:/nonexistent \
+    TAME_EXEC_LOAD=/nonexistent.so TAME_EXEC_PROFILE=relative \
+    TAME_EXEC_FLAGS=0 TAME_EXEC_OTHER=1 $X -f stdio,rpath -- cat "$dir/in" 2>&1)
+[ "$out" = "hello, tamed world" ] ||
+    no "cat beside the caller's TAME_EXEC_* variables said '$out'"
+out=$(TAME_EXEC_TREE=1 TAME_EXEC_OTHER=1 $X -f stdio -- env 2>&1)
+case $out in *TAME_EXEC_*|*LD_PRELOAD=*)
+	no "the command's environment kept '$(printf '%s\n' "$out" |
+	    grep 'TAME_EXEC_\|LD_PRELOAD=')'" ;;
+esac
+
 # --check reports Landlock on this kernel: its ABI, or (a kernel before
 # 5.13) that the handler's openat2 confines the paths instead, and that
 # /proc/PID/mem of other processes is open to rpath and wpath there
