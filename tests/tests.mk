@@ -35,8 +35,11 @@ $(B)/tests/tools/%: tests/tools/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
 
+# The red-team cases (tests/redteam/redteam.mk), run by tests/cli/redteam.sh.
+include tests/redteam/redteam.mk
+
 # The bench's smoke test (tests/cli/bench.sh) runs its binaries too.
-tests: all $(TEST_BINS) $(TOOL_BINS) bench-build
+tests: all $(TEST_BINS) $(TOOL_BINS) $(REDTEAM_BINS) bench-build
 
 check: deps
 	@$(MAKE) --no-print-directory tests
