@@ -111,7 +111,8 @@ $(B)/bench/phases: $(B)/bench/phases.o $(B)/bench/clock.o $(B)/libtame.a
 bench-build: $(B)/bench/micro $(B)/bench/cat-linked $(PORT_FLOORS) \
     $(B)/bench/fresh $(B)/bench/phases $(B)/bench/attach \
     $(EXEC_FLOOR)/tame-exec \
-    $(EXEC_FLOOR)/libtame-preload.so
+    $(EXEC_FLOOR)/libtame-preload.so \
+    $(B)/tests/tools/refuse
 
 .PHONY: bench-compare
 bench-compare:

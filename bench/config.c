@@ -40,6 +40,15 @@
  *			ENOSYS plays one (tests/tools/refuse.c): the
  *			handler makes it with openat2 beneath a /tmp
  *			descriptor, which alone confines it
+ *
+ * and three that price the supervisor (interleaved runs only):
+ *
+ *	pledge-norpath	pledge("stdio inet tty") without Landlock: a
+ *			granted open traps and the supervisor makes it
+ *	pledge-exec-norpath the same with exec: the first filter sends the
+ *			open to the supervisor itself
+ *	tame1-unveiled	tame1 after unveil("/", "r"): a stat by path traps
+ *			and the supervisor checks and makes it
  */
 #include <err.h>
 #include <errno.h>
@@ -205,9 +214,10 @@ install_tmp_openat2(void)
 }
 
 /*
- * pledge's exec (lib/images.c): the same promises with and without
- * exec, both without Landlock (a process holding exec makes no layer),
- * so that what differs is the range checks on the trapped calls' way.
+ * pledge's exec: the same promises with and without exec, both without
+ * Landlock (a process holding exec makes no layer): a granted open is
+ * the supervisor's in both; with exec the first filter sends it there
+ * itself, without a trap.
  */
 static int
 install_pledge_norpath(void)
@@ -221,6 +231,19 @@ static int
 install_pledge_exec_norpath(void)
 {
 	return pledge("stdio inet tty exec", NULL);
+}
+
+/*
+ * unveil: tame1 after unveil("/", "r"), which tame() locks: a stat by
+ * path traps and the supervisor checks it against the rules and makes
+ * it; an open is Landlock's (one more layer).
+ */
+static int
+install_unveiled(void)
+{
+	if (unveil("/", "r") == -1)
+		return -1;
+	return install_tame1();
 }
 
 static const struct config configs[] = {
@@ -250,8 +273,10 @@ static const struct config configs[] = {
 	{ "pledge-norpath", "pledge(\"stdio inet tty\") without Landlock: "
 	    "granted opens trap", install_pledge_norpath },
 	{ "pledge-exec-norpath", "pledge(\"stdio inet tty exec\", NULL): "
-	    "the same, each trap first asks where the call came from",
+	    "the same, sent to the supervisor by the first filter",
 	    install_pledge_exec_norpath },
+	{ "tame1-unveiled", "tame1 after unveil(\"/\", \"r\"): a stat "
+	    "by path is the supervisor's", install_unveiled },
 };
 
 #define NCONFIGS	(sizeof(configs) / sizeof(configs[0]))

@@ -15,6 +15,7 @@
  */
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <netinet/in.h>
 
@@ -69,6 +70,15 @@ op_open_close(void)
 	if ((fd = openat(AT_FDCWD, small_file, O_RDONLY)) == -1)
 		return -1;
 	return close(fd);
+}
+
+/* A stat by path: under unveil, the supervisor's (lib/sup_unveil.c). */
+static int
+op_stat(void)
+{
+	struct stat st;
+
+	return stat(small_file, &st);
 }
 
 static int
@@ -194,6 +204,7 @@ const struct op ops[] = {
 	{ "read_1B_devzero", op_read, 0 },
 	{ "write_1B_devnull", op_write, 0 },
 	{ "openat_close", op_open_close, TAME_RPATH },
+	{ "stat", op_stat, TAME_RPATH },
 	{ "ioctl_FIONREAD", op_ioctl, 0 },
 	{ "socket_close_udp", op_socket_close, TAME_INET },
 	{ "openat_close_granted", op_open_granted, 0 },

@@ -92,10 +92,11 @@ BIG=$DATA/big-100m
 } > "$OUT/machine.json"
 
 # --- micro-benchmarks -------------------------------------------------
-# args1 and args3, the kernel's floors for the argument checks, and
-# tame-tmp and tame-tmp-openat2, tmppath's two ways, only serve the
-# interleaved runs below, which alone tell such deltas apart.
-CONFIGS="$($MICRO --list | grep -vx 'args[13]\|tame-tmp.*') latency"
+# args1 and args3, the kernel's floors for the argument checks,
+# tame-tmp and tame-tmp-openat2, tmppath's two ways, and tame1-unveiled,
+# unveil's stat, only serve the interleaved runs below, which alone tell
+# such deltas apart.
+CONFIGS="$($MICRO --list | grep -vx 'args[13]\|tame-tmp.*\|tame1-unveiled') latency"
 n=$(echo $CONFIGS | wc -w)
 r=1
 while [ "$r" -le "$ROUNDS" ]; do
@@ -182,14 +183,23 @@ echo "bench: interleaved, tmppath with and without Landlock, $((IL_ROUNDS / 6)) 
     --calls=tmp_create_remove --rounds="$((IL_ROUNDS / 6))" \
     --batch-ms=0.25 --out="$RAW/interleave-tmp.json"
 
-# pledge's exec: the trapped calls of a process holding exec pass the
-# range checks that tell its code from an exec'd image's (lib/images.c);
-# the calls it allows outright do not (getpid)
-echo "bench: interleaved, pledge with and without exec, $((IL_ROUNDS / 6)) rounds"
-"$MICRO" --interleave=untamed,pledge-norpath,pledge-exec-norpath \
+# The supervisor (lib/supervisor.h): a granted open it makes where no
+# Landlock layer confines paths, trapped by the handler (pledge-norpath)
+# or sent by an exec tree's first filter (pledge-exec-norpath), against
+# the same open bare and under Landlock (tame-norpath: the handler's
+# marked open); the calls a filter allows outright (getpid) stay the
+# kernel's.  Then a stat under unveil, which the supervisor checks and
+# makes (tame1-unveiled), against the same stat bare and under tame1.
+echo "bench: interleaved, the supervisor's opens, $((IL_ROUNDS / 6)) rounds"
+"$MICRO" --interleave=untamed,tame-norpath,pledge-norpath,pledge-exec-norpath \
     --cpu="$CPU" --calls=getpid,openat_close_granted,sigmask_block \
     --rounds="$((IL_ROUNDS / 6))" --batch-ms=0.25 \
     --out="$RAW/interleave-pledge.json"
+echo "bench: interleaved, stat under unveil, $((IL_ROUNDS / 6)) rounds"
+"$MICRO" --interleave=untamed,tame1,tame1-unveiled --file="$SMALL" \
+    --cpu="$CPU" --calls=stat,openat_close,getpid \
+    --rounds="$((IL_ROUNDS / 6))" --batch-ms=0.25 \
+    --out="$RAW/interleave-unveil.json"
 
 # --- the first tame() of a freshly exec'd program ------------------------
 # bench/fresh, exec'd anew per sample, times one call inside itself (and
@@ -396,6 +406,21 @@ hf pledge-shell 10 shell "sh -c '$SHELL20'" \
 hf exec-floor-shell 10 shell "sh -c '$SHELL20'" \
     exec-floor "$B/bench/exec-floor/tame-exec -f stdio,rpath,proc -- \
     sh -c '$SHELL20'" 1
+# find /usr -type f (some hundred thousand stats and opens) under
+# pledge("stdio rpath"): with Landlock, and as on a kernel without it
+# (tests/tools/refuse: the paths the supervisor's), where rpath's calls
+# stay the filter's alone; then under unveil (-v r:/usr, and the working
+# directory find returns to), where every stat by path is the
+# supervisor's (lib/sup_unveil.c).
+FIND="find /usr -type f"
+hf find-usr 3 find "$FIND" \
+    pledged "$B/tame-exec -p 'stdio rpath' -- $FIND" 1
+hf find-usr-nolandlock 3 find "$FIND" \
+    pledged "$B/tests/tools/refuse landlock=ENOSYS -- \
+    $B/tame-exec -p 'stdio rpath' -- $FIND" 1
+hf find-usr-unveil 3 find "$FIND" \
+    unveiled "$B/tame-exec -p 'stdio rpath' -v r:/usr -v r:$(pwd -P) -- \
+    $FIND" 1
 HF_ROUNDS=${BENCH_EXEC_ROUNDS:-13}
 [ -n "$BENCH_QUICK" ] && HF_ROUNDS=1
 printf '%s stdio,rpath\n' "$(readlink -f /bin/cat)" > "$OUT/cat.prof"

@@ -160,18 +160,37 @@ the untamed process of the same round, as in the table above.
          + paired("tame-tmp-openat2", "untamed") + ", "
          + paired("tame-tmp-openat2", "tame-tmp")
          + " beyond the Landlock way", "-"],
-        ["pledge's exec (lib/images.c): a process holding exec tells its "
-         "own calls from an exec'd image's by where they come from, on "
-         "the way to each trap; interleaved, "
-         + tables.paired_rounds(run, "openat_close_granted")
-         + " rounds, the promises stdio inet tty exec (no execpromises) "
-         "against the same without exec, both without Landlock",
-         "granted open: " + tables.paired_cell(
-             run, "openat_close_granted", "pledge-exec-norpath",
-             "pledge-norpath") + "; signal mask: " + tables.paired_cell(
-             run, "sigmask_block", "pledge-exec-norpath", "pledge-norpath"),
+        ["the supervisor (lib/supervisor.h) opens a granted file where no "
+         "Landlock layer confines paths: trapped by the handler "
+         "(pledge-norpath: stdio inet tty, no Landlock) or sent by an exec "
+         "tree's first filter (pledge-exec-norpath: the same with exec); "
+         "against the same open bare and under Landlock (tame-norpath: the "
+         "handler's marked open, which the layer judges); interleaved, "
+         + tables.paired_rounds(run, "openat_close_granted") + " rounds",
+         "bare to Landlock: " + tables.paired_cell(
+             run, "openat_close_granted", "tame-norpath", "untamed")
+         + "; bare to supervised: " + tables.paired_cell(
+             run, "openat_close_granted", "pledge-norpath", "untamed")
+         + "; Landlock to supervised: " + tables.paired_cell(
+             run, "openat_close_granted", "pledge-norpath", "tame-norpath")
+         + "; with exec, bare to supervised: " + tables.paired_cell(
+             run, "openat_close_granted", "pledge-exec-norpath", "untamed")
+         + "; signal mask, with exec against without: "
+         + tables.paired_cell(run, "sigmask_block", "pledge-exec-norpath",
+                              "pledge-norpath"),
          "getpid (allowed outright, never asks): " + tables.paired_cell(
-             run, "getpid", "pledge-exec-norpath", "pledge-norpath")]]) + """
+             run, "getpid", "pledge-exec-norpath", "pledge-norpath")],
+        ["a stat by path under unveil (tame1 after unveil(\"/\", "
+         "\"r\")): it traps, and the supervisor checks the path against "
+         "the rules and makes it (lib/sup_unveil.c); interleaved, "
+         + tables.paired_rounds(run, "stat") + " rounds",
+         "bare to unveiled: " + tables.paired_cell(
+             run, "stat", "tame1-unveiled", "untamed") + "; tame1 to "
+         "unveiled: " + tables.paired_cell(run, "stat", "tame1-unveiled",
+                                           "tame1"),
+         "openat+close (Landlock's, one more layer), tame1 to unveiled: "
+         + tables.paired_cell(run, "openat_close", "tame1-unveiled",
+                              "tame1")]]) + """
 A process that holds no AF_UNIX socket (an INET-only server) pays no trap
 for its messages: compare the NOUNIX cell with allow1's.""".split("\n")
 

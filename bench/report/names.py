@@ -19,6 +19,7 @@ CALLS = (
     ("read_1B_devzero", "read 1 B /dev/zero", "cached"),
     ("write_1B_devnull", "write 1 B /dev/null", "cached"),
     ("openat_close", "openat+close 4 KiB file", "arg-checked"),
+    ("stat", "stat 4 KiB file by path", "trap-priced"),
     ("ioctl_FIONREAD", "ioctl(FIONREAD) pipe", "arg-checked"),
     ("socket_close_udp", "socket+close AF_INET UDP", "arg-checked"),
     ("openat_close_granted", "openat+close /etc/localtime", "trap-priced"),

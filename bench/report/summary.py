@@ -17,7 +17,11 @@ PAIRS = (("allow1", "untamed"), ("allow3", "untamed"), ("tame1", "untamed"),
          ("tame3", "allow3"), ("args1", "allow1"), ("args3", "allow3"),
          ("tame1", "args1"), ("tame3", "args3"), ("tame-tmp", "untamed"),
          ("tame-tmp-openat2", "untamed"), ("tame-tmp-openat2", "tame-tmp"),
-         ("pledge-exec-norpath", "pledge-norpath"))
+         ("pledge-exec-norpath", "pledge-norpath"),
+         ("tame-norpath", "untamed"), ("pledge-norpath", "untamed"),
+         ("pledge-exec-norpath", "untamed"),
+         ("pledge-norpath", "tame-norpath"),
+         ("tame1-unveiled", "untamed"), ("tame1-unveiled", "tame1"))
 
 PerCall = collections.namedtuple(
     "PerCall", "median delta ratio dmin dmax rounds")

@@ -395,6 +395,12 @@ WHOLE = (
      "'stdio rpath proc exec' (the commands unpledged)", True),
     ("exec-floor-shell", "(floor) the same shell: bare vs tame-exec's "
      "launcher and shim with a 1-instruction filter", False),
+    ("find-usr", "find /usr -type f: bare vs tame-exec -p 'stdio rpath' "
+     "(Landlock)", True),
+    ("find-usr-nolandlock", "the same without Landlock (tests/tools/refuse: "
+     "paths the supervisor's)", True),
+    ("find-usr-unveil", "the same under -v r:/usr: every stat by path the "
+     "supervisor's", True),
     ("profile-4k", "(profile) /bin/cat 4 KiB file: tame-exec -f stdio,rpath "
      "vs tame-exec --profile giving cat stdio,rpath", False),
     ("audit-parse", "kept log of the long suite: wc -l vs tame-audit "
