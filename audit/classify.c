@@ -197,9 +197,6 @@ address_family(const char *text, size_t len)
 		return AF_INET6;
 	if (memmem(f, n, "AF_INET", 7) != NULL)
 		return AF_INET;
-	if (memmem(f, n, "AF_UNIX", 7) != NULL ||
-	    memmem(f, n, "AF_LOCAL", 8) != NULL)
-		return AF_UNIX;
 	return -1;
 }
 
@@ -400,8 +397,7 @@ make_key(const struct call *c, char *key, size_t len)
 	*p++ = c->seen.rights ? 'r' : '-';
 	*p++ = c->truncated ? 't' : '-';
 	*p++ = c->not_dns ? 'n' : '-';
-	*p++ = c->family == AF_UNIX ? 'u' : c->family == AF_INET ||
-	    c->family == AF_INET6 ? 'i' : '-';
+	*p++ = c->family == AF_INET || c->family == AF_INET6 ? 'i' : '-';
 	for (i = 0; i < 6 && p < end - 1; i++) {
 		*p++ = '|';
 		if ((c->has_str & (1 << i)) && c->str[i] == c->seen.path) {
@@ -460,16 +456,15 @@ minimal(int *sets, int n)
 /*
  * The socket a connect or send uses is of its address's family (else
  * the kernel refuses it): an IP address needs the atoms that make IP
- * sockets, a unix path those that make unix sockets.  The filter cannot
- * read the address; tame-audit can, and does not suggest the other.
+ * sockets.  The filter cannot read the address; tame-audit can, and
+ * does not suggest unix for it.  (A unix path is left to the table:
+ * the resolver's nscd probe connects one under dnspath.)
  */
 static int
 family_refuses(const struct call *c, tame_atoms held)
 {
 	if (c->family == AF_INET || c->family == AF_INET6)
 		return !(held & (TAME_INET | TAME_DNSPATH));
-	if (c->family == AF_UNIX)
-		return !(held & TAME_UNIX);
 	return 0;
 }
 

@@ -1288,7 +1288,7 @@ const struct tame_promise tame_promises[] = {
 	{ "tty", IOCTL | TAME__PTY, "terminal ioctls, pseudo-terminals", "" },
 	{ "proc", PROC, "fork, signal others, process groups", "" },
 	{ "exec", TAME__EXEC, "execve: the new image runs under execpromises",
-	    "not with prot_exec (ENOTSUP); see CAVEATS" },
+	    "the supervisor follows each image; see CAVEATS" },
 	{ "prot_exec", TAME__PROT_EXEC, "executable mappings", "" },
 	{ "settime", TAME__SETTIME, "set the clock", "" },
 	{ "ps", TAME__PS, "inspect other processes",

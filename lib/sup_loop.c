@@ -14,8 +14,10 @@
  * libc's; malloc, stdio and the like are never called.
  */
 #include <sys/ioctl.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
+#include <linux/magic.h>
 #include <linux/openat2.h>
 #include <linux/seccomp.h>
 
@@ -233,13 +235,94 @@ sup_caller_fd(struct sup_req *r, int fd)
 	    tail), O_PATH | O_CLOEXEC, 0, 0, 0);
 }
 
+/* n in decimal at buf; the end. */
+static char *
+put_dec(char *buf, unsigned long n)
+{
+	char digits[24];
+	int k = 0;
+
+	do
+		digits[k++] = (char)('0' + n % 10);
+	while ((n /= 10) != 0);
+	while (k > 0)
+		*buf++ = digits[--k];
+	return buf;
+}
+
+/*
+ * The caller's /proc/self and /proc/thread-self, which this process
+ * would read as its own: spelled with the caller's numbers.  path, or
+ * the rewritten one in buf; NULL if it does not fit.
+ */
+static const char *
+callers_proc(struct sup_req *r, const char *path, char *buf, size_t len)
+{
+	const char *rest;
+	long tgid;
+	char *p;
+	int thread;
+
+	if (strncmp(path, "/proc/self", 10) == 0 &&
+	    (path[10] == '/' || path[10] == '\0')) {
+		rest = path + 10;
+		thread = 0;
+	} else if (strncmp(path, "/proc/thread-self", 17) == 0 &&
+	    (path[17] == '/' || path[17] == '\0')) {
+		rest = path + 17;
+		thread = 1;
+	} else
+		return path;
+	if ((tgid = r->tgid > 0 ? r->tgid : sup_status_num(r->tid,
+	    "\nTgid:")) <= 0 || strlen(rest) + 48 > len)
+		return NULL;
+	p = put_dec(stpcpy(buf, "/proc/"), (unsigned long)tgid);
+	if (thread)
+		p = put_dec(stpcpy(p, "/task/"), (unsigned long)r->tid);
+	strcpy(p, rest);
+	return buf;
+}
+
+/*
+ * Is fd one of this process's own /proc files, which a path of the
+ * caller's reached another way (/dev/fd, a link to /proc/self)?
+ */
+static int
+own_proc_file(long fd)
+{
+	struct statfs fs;
+	char self[32] = "/proc/self/fd/", where[64], mine[32];
+	char *end;
+	long n;
+
+	if (tame__sys(SYS_fstatfs, fd, (long)&fs, 0, 0, 0, 0) != 0 ||
+	    fs.f_type != PROC_SUPER_MAGIC)
+		return 0;
+	*put_dec(self + 14, (unsigned long)fd) = '\0';
+	n = tame__sys(SYS_readlinkat, AT_FDCWD, (long)self, (long)where,
+	    sizeof(where) - 1, 0, 0);
+	if (n <= 0)
+		return 1;		/* cannot tell: as one */
+	where[n] = '\0';
+	end = put_dec(stpcpy(mine, "/proc/"), (unsigned long)tame__sys(
+	    SYS_getpid, 0, 0, 0, 0, 0, 0));
+	*end = '\0';
+	n = (long)strlen(mine);
+	return strncmp(where, mine, (size_t)n) == 0 &&
+	    (where[n] == '/' || where[n] == '\0');
+}
+
 long
 sup_open_at(struct sup_req *r, int dirfd, const char *path, int oflags,
     long mode)
 {
 	struct open_how how = { 0 };
 	char where[64];
+	static char proc[PATH_MAX];
 	long base, fd;
+
+	if ((path = callers_proc(r, path, proc, sizeof(proc))) == NULL)
+		return -ENAMETOOLONG;
 
 	if (path[0] == '/')
 		base = tame__sys(SYS_openat, AT_FDCWD, (long)proc_path(where,
@@ -269,6 +352,10 @@ sup_open_at(struct sup_req *r, int dirfd, const char *path, int oflags,
 	fd = tame__sys(SYS_openat2, base, (long)path, (long)&how, sizeof(how),
 	    0, 0);
 	tame__sys(SYS_close, base, 0, 0, 0, 0, 0);
+	if (fd >= 0 && own_proc_file(fd)) {
+		tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
+		return -EACCES;	/* the supervisor's own, not the caller's */
+	}
 	return fd;
 }
 

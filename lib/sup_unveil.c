@@ -39,6 +39,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -545,6 +546,29 @@ times_in(struct sup_req *r, int nr, uint64_t at, struct timespec ts[2])
 	return 0;
 }
 
+/*
+ * readlink of /proc/self or /proc/thread-self, which this process would
+ * answer with its own numbers: the caller's, into buf (which holds the
+ * path).  The length, or 0 for any other path.
+ */
+static long
+proc_self_link(struct sup_req *r, char *buf, size_t len)
+{
+	long tgid;
+	int n;
+
+	if (strcmp(buf, "/proc/self") != 0 &&
+	    strcmp(buf, "/proc/thread-self") != 0)
+		return 0;
+	if ((tgid = r->tgid > 0 ? r->tgid : sup_status_num(r->tid,
+	    "\nTgid:")) <= 0)
+		return 0;
+	n = strcmp(buf, "/proc/self") == 0 ?
+	    snprintf(buf, len, "%ld", tgid) :
+	    snprintf(buf, len, "%ld/task/%d", tgid, r->tid);
+	return n;
+}
+
 /* get/list xattr, on the file found, into a copy, then the caller's. */
 static long
 xattr_read(struct sup_req *r, int nr, const uint64_t a[6], long fd,
@@ -687,8 +711,11 @@ sup_unveil_call(struct sup_req *r, struct tame_ask *q)
 		}
 		if (size > sizeof(path_buf))
 			size = sizeof(path_buf);
-		ret = tame__sys(SYS_readlinkat, fd, (long)"", (long)path_buf,
-		    (long)size, 0, 0);
+		if ((ret = proc_self_link(r, path_buf, sizeof(path_buf))) == 0)
+			ret = tame__sys(SYS_readlinkat, fd, (long)"",
+			    (long)path_buf, (long)size, 0, 0);
+		else if (ret > (long)size)
+			ret = (long)size;
 		if (ret > 0 && sup_write(r, a[at + 1], path_buf,
 		    (size_t)ret) != 0)
 			ret = -EFAULT;

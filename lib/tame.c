@@ -304,7 +304,8 @@ narrow_locked(const struct tame_request *rq)
 	 */
 	if (tame__state.tamed && want == (held & ~TAME__STATE) &&
 	    !rq->exec_changed && !locking) {
-		if (!(want & TAME__UNVEIL) && tame__unveil_lock() == -1)
+		if (!(want & TAME__UNVEIL) &&
+		    tame__unveil_lock(!single_threaded()) == -1)
 			return -1;
 		audit_marker(rq);	/* nothing narrows: nothing new */
 		tame__state.pledged = rq->pledged;
@@ -314,7 +315,7 @@ narrow_locked(const struct tame_request *rq)
 		tame__state.permissive = permissive_requested();
 	if (tame__state.permissive) {
 		if ((rq->unveil_lock || !(want & TAME__UNVEIL)) &&
-		    tame__unveil_lock() == -1)
+		    tame__unveil_lock(0) == -1)
 			return -1;
 		if (tame__state.permissive == 1)
 			tame__warm(want);	/* as the real call would */
@@ -486,9 +487,18 @@ narrow_locked(const struct tame_request *rq)
 		/* every thread's, and this one's; closes it */
 		r = tame__landlock_enforce(ruleset, !single_threaded());
 		ruleset = -1;
+		/*
+		 * A thread that could not enter (EBUSY: it blocks SIGSYS)
+		 * fails the call, also for a layer of the domain alone:
+		 * other processes would stay in its reach.
+		 */
+		if (r == -1 && errno != E2BIG)
+			goto restore;
+		/*
+		 * Layers used up by others, a domain's alone: the domains
+		 * the process is in already keep out what is outside them.
+		 */
 		if (r == -1 && !domain_only) {
-			if (errno != E2BIG)
-				goto restore;
 			/*
 			 * The kernel's 16 layers are used up, by others:
 			 * the filter refuses what a layer would confine,
@@ -508,7 +518,8 @@ narrow_locked(const struct tame_request *rq)
 				goto restore;
 		}
 	}
-	if ((locking || !(want & TAME__UNVEIL)) && tame__unveil_lock() == -1)
+	if ((locking || !(want & TAME__UNVEIL)) &&
+	    tame__unveil_lock(!single_threaded()) == -1)
 		goto restore;
 	audit_marker(rq);
 	if (supervisor) {

@@ -55,7 +55,7 @@ struct tame_request {
 int	tame__narrow(const struct tame_request *rq);
 
 /* Put unveil()'s layer in and refuse more unveil() (unveil.c); 0 or -1. */
-int	tame__unveil_lock(void);
+int	tame__unveil_lock(int threads);
 
 /*
  * unveil()'s rules as the supervisor checks them (sup_unveil.c): each

@@ -114,11 +114,15 @@ fail(int err)
 	return -1;
 }
 
-/* The lock: the layer goes in, with the rules unveil() added. */
+/*
+ * The lock: the layer goes in, with the rules unveil() added; with
+ * threads, in every thread (threads.c: libtame's SIGSYS handler must be
+ * in place), as OpenBSD's unveil binds the whole process.
+ */
 int
-tame__unveil_lock(void)
+tame__unveil_lock(int threads)
 {
-	long r;
+	long r, copy;
 
 	if (locked)
 		return 0;
@@ -129,9 +133,19 @@ tame__unveil_lock(void)
 	/* on failure the rules stay, and a later lock may try again */
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
 		return -1;
-	r = tame__sys(SYS_landlock_restrict_self, ruleset, 0, 0, 0, 0, 0);
-	if (r < 0)
-		return fail((int)-r);
+	if (threads) {
+		copy = tame__sys(SYS_fcntl, ruleset, F_DUPFD_CLOEXEC, 0, 0, 0,
+		    0);
+		if (copy < 0)
+			return fail((int)-copy);
+		if (tame__landlock_enforce((int)copy, 1) == -1)
+			return -1;	/* it closed the copy */
+	} else {
+		r = tame__sys(SYS_landlock_restrict_self, ruleset, 0, 0, 0, 0,
+		    0);
+		if (r < 0)
+			return fail((int)-r);
+	}
 	tame__sys(SYS_close, ruleset, 0, 0, 0, 0, 0);
 	ruleset = -1;
 	locked = 1;
@@ -213,7 +227,7 @@ lock_request(void)
 	struct tame_request rq = { 0 };
 
 	if (!tame__unveil_pending())
-		return tame__unveil_lock();	/* nothing hidden */
+		return tame__unveil_lock(0);	/* nothing hidden */
 	rq.want = tame__state.tamed ? tame__state.held & ~TAME__STATE :
 	    TAME_UNRESTRICTED;
 	rq.pledged = tame__state.tamed ? tame__state.pledged : 1;

@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -509,6 +510,93 @@ START_TEST(test_unjudged_calls)
 }
 END_TEST
 
+/*
+ * /proc/self names the caller, not the supervisor that stats or reads
+ * the link for it.
+ */
+static int
+body_proc_self(void *arg)
+{
+	struct stat viapath, viafd;
+	char buf[64], want[64];
+	long n;
+	int fd;
+
+	(void)arg;
+	if (unveil("/proc", "r") != 0 || unveil(NULL, NULL) != 0)
+		return 100;
+	snprintf(want, sizeof(want), "%d", (int)getpid());
+	if ((n = readlink("/proc/self", buf, sizeof(buf) - 1)) <= 0)
+		return 1;
+	buf[n] = '\0';
+	if (strcmp(buf, want) != 0)
+		return 2;
+	if ((fd = open("/proc/self/stat", O_RDONLY)) == -1)
+		return 3;
+	if (fstat(fd, &viafd) != 0 || stat("/proc/self/stat", &viapath) != 0)
+		return 4;
+	close(fd);
+	return viafd.st_ino == viapath.st_ino ? 0 : 5;
+}
+
+START_TEST(test_proc_self_is_the_caller)
+{
+	struct outcome o;
+
+	if (!have_landlock())
+		return;
+	o = h_run(H_NO_TAME, NULL, body_proc_self, NULL);
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
+/*
+ * A thread that was running before the lock is bound by it too, as
+ * OpenBSD's unveil binds the process.
+ */
+static int go[2], done[2];
+
+static void *
+opener(void *arg)
+{
+	char c;
+	int r;
+
+	(void)arg;
+	if (read(go[0], &c, 1) != 1)
+		return (void *)1;
+	r = opens("/etc/hostname", O_RDONLY);
+	return (void *)(long)(r == -EACCES ? 0 : 2);
+}
+
+static int
+body_thread_before_lock(void *arg)
+{
+	pthread_t t;
+	void *ret;
+
+	(void)arg;
+	if (pipe(go) != 0 || pipe(done) != 0 ||
+	    pthread_create(&t, NULL, opener, NULL) != 0)
+		return 100;
+	if (unveil(dir, "r") != 0 || unveil(NULL, NULL) != 0)
+		return 101;
+	if (write(go[1], "g", 1) != 1 || pthread_join(t, &ret) != 0)
+		return 102;
+	return (int)(long)ret;
+}
+
+START_TEST(test_threads_before_the_lock_are_bound)
+{
+	struct outcome o;
+
+	if (!have_landlock())
+		return;
+	o = h_run(H_NO_TAME, NULL, body_thread_before_lock, NULL);
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
 static Suite *
 unveil_suite(void)
 {
@@ -524,6 +612,8 @@ unveil_suite(void)
 	tcase_add_test(tc, test_tame_locks_unveil);
 	tcase_add_test(tc, test_empty_pledge_locks_unveil_first);
 	tcase_add_test(tc, test_unjudged_calls);
+	tcase_add_test(tc, test_proc_self_is_the_caller);
+	tcase_add_test(tc, test_threads_before_the_lock_are_bound);
 	return s;
 }
 

@@ -235,7 +235,9 @@ row_kind(const struct tame_rule *r)
 static int
 row_listed(const struct tame_rule *r, tame_atoms group)
 {
+	/* a row that needs unveil's lock too is unveil(3)'s, no flag's */
 	return (ANY(r) & group) != 0 && tame_row(r) &&
+	    !(r->all & TAME__UNVEILED) &&
 	    (r->action == TA_ALLOW || r->action == TA_LANDLOCK);
 }
 
@@ -580,10 +582,15 @@ print_who(const struct tame_rule *r)
 		flag_words(ANY(r), 1, " or ", words, sizeof(words));
 		printf("With %s", words);
 	}
-	if (ALL(r) != 0) {
+	if (ALL(r) & ~(TAME__UNVEILED | TAME__NOUNIX)) {
 		flag_words(ALL(r), 1, " and ", words, sizeof(words));
 		printf(" together with %s", words);
 	}
+	/* the states, in words */
+	if (r->all & TAME__NOUNIX)
+		printf(", holding no AF_UNIX socket");
+	if (r->all & TAME__UNVEILED)
+		printf(", once unveil is locked");
 }
 
 /* Has the table any row with this action? */
@@ -641,10 +648,12 @@ print_mdoc(void)
 	    "that a flag adds to those of the flags it implies.\n"
 	    "An asterisk marks a call that is allowed only for some values\n"
 	    "of its arguments, as the flag descriptions above explain.\n"
-	    "Calls listed as made from within libtame only are the ones the\n"
+	    "Calls listed as made from within libtame only are those the\n"
 	    ".Dv SIGSYS\n"
-	    "handler makes itself once it has checked them\n"
-	    ".Pq see Sx Emulated calls .\n"
+	    "handler makes again, marked, once it has checked them\n"
+	    ".Pq see Sx Emulated calls :\n"
+	    "the filter lets a marked call through only where the kernel\n"
+	    "still judges it, or where it harms no one but the caller.\n"
 	    "The paths an entry names are granted by that check, which reads\n"
 	    "the path the program passed, and confined by a Landlock layer;\n"
 	    "any other path is a violation.\n");
