@@ -197,7 +197,7 @@ echo "bench: interleaved, the supervisor's opens, $((IL_ROUNDS / 6)) rounds"
     --out="$RAW/interleave-pledge.json"
 echo "bench: interleaved, stat under unveil, $((IL_ROUNDS / 6)) rounds"
 "$MICRO" --interleave=untamed,tame1,tame1-unveiled --file="$SMALL" \
-    --cpu="$CPU" --calls=stat,openat_close,getpid \
+    --cpu="$CPU" --calls=stat \
     --rounds="$((IL_ROUNDS / 6))" --batch-ms=0.25 \
     --out="$RAW/interleave-unveil.json"
 

@@ -185,12 +185,9 @@ the untamed process of the same round, as in the table above.
          "the rules and makes it (lib/sup_unveil.c); interleaved, "
          + tables.paired_rounds(run, "stat") + " rounds",
          "bare to unveiled: " + tables.paired_cell(
-             run, "stat", "tame1-unveiled", "untamed") + "; tame1 to "
-         "unveiled: " + tables.paired_cell(run, "stat", "tame1-unveiled",
-                                           "tame1"),
-         "openat+close (Landlock's, one more layer), tame1 to unveiled: "
-         + tables.paired_cell(run, "openat_close", "tame1-unveiled",
-                              "tame1")]]) + """
+             run, "stat", "tame1-unveiled", "untamed"),
+         "tame1 (no trap) to unveiled: " + tables.paired_cell(
+             run, "stat", "tame1-unveiled", "tame1")]]) + """
 A process that holds no AF_UNIX socket (an INET-only server) pays no trap
 for its messages: compare the NOUNIX cell with allow1's.""".split("\n")
 

@@ -167,10 +167,11 @@ done
 il=$(sed -n '/^## Interleaved/,/^## Whole/p' "$out" |
     grep -E '^[a-z_A-Z0-9]+ +[a-z0-9-]+-[a-z0-9]+ ')
 # (3 cached calls x 7 pairs, 3 checked ones x 11 with the kernel's
-# floors, tmppath's call x 3: with and without Landlock, and pledge's 3
-# calls with exec against without)
-[ "$(printf '%s\n' "$il" | grep -c .)" -eq 60 ] ||
-    no "compare: $(printf '%s\n' "$il" | grep -c .) interleaved rows, not 60"
+# floors, tmppath's call x 3: with and without Landlock, the supervisor's
+# 3 calls x 5 pairs: bare, Landlock, supervised, with exec and without,
+# and unveil's stat x 3)
+[ "$(printf '%s\n' "$il" | grep -c .)" -eq 75 ] ||
+    no "compare: $(printf '%s\n' "$il" | grep -c .) interleaved rows, not 75"
 printf '%s\n' "$il" | grep -Ev ' [+-]0\.0 yes$' | grep . &&
     no "compare: an interleaved row changed against itself"
 # whole commands: both commands and the ratio of every comparison, each
