@@ -395,9 +395,10 @@ HF_ROUNDS=${BENCH_SUITE_ROUNDS:-3}
 [ -n "$BENCH_QUICK" ] && HF_ROUNDS=1
 hf tame-exec-suite 3 suite "$SUITE" \
     tame-exec "$B/tame-exec --profile $OUT/suite.prof -- $SUITE" 1
-# pledge's exec (issue Q): a shell pledged "stdio rpath proc exec" with
-# NULL execpromises runs 20 commands, each unpledged (the filter lets
-# calls from outside the shell's own code through, lib/images.c);
+# pledge's exec (issues Q, 46): a shell pledged "stdio rpath proc exec"
+# with NULL execpromises runs 20 commands, each unpledged (the
+# supervisor sees each fork and exec, and answers the calls the shell's
+# promises and the commands' differ on by which image makes them);
 # against the same bare, and against tame-exec's floor running it (its
 # launcher and shim with a 1-instruction filter), BENCH_SUITE_ROUNDS.
 SHELL20="i=0; while [ \$i -lt 20 ]; do cat $SMALL; i=\$((i+1)); done"
