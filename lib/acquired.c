@@ -22,6 +22,7 @@
  * Both are looked at only on the first call: neither can be made after it.
  */
 #include <sys/personality.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 
 #include <dirent.h>
@@ -29,6 +30,7 @@
 #include <fcntl.h>
 #include <string.h>
 
+#include "supervisor.h"
 #include "sys.h"
 #include "tame_int.h"
 
@@ -243,6 +245,14 @@ tame__acquired_check(int single_threaded)
 		errno = EBUSY;
 		return -1;
 	}
+	/*
+	 * Under a filter already (an image exec'd by a pledged one): the
+	 * first pledge cleared it, and no filter lets it be set again.
+	 */
+	if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2 &&
+	    tame__sys(TAME_ASK_NR, TAME_ASK_HELLO, 0, 0, 0, 0, 0) >=
+	    TAME_ASK_VERSION)
+		return 0;
 	p = tame__sys(SYS_personality, 0xffffffff, 0, 0, 0, 0, 0);
 	if (p >= 0 && (p & READ_IMPLIES_EXEC))
 		tame__sys(SYS_personality, p & ~READ_IMPLIES_EXEC, 0, 0, 0,

@@ -183,6 +183,9 @@ send_one(struct tame_call *c, int fd, uint64_t umsg, int flags)
 		}
 		if (k == 0 && m.msg_controllen >= sizeof(struct cmsghdr))
 			return LONG_MIN + 1;	/* other ancillary data */
+		/* descriptors, trapped for unveil's sake: sent exactly */
+		if (k == 1)
+			return LONG_MIN + 1;
 	}
 	/* an address needs the flags sendto() with one needs */
 	/* or a path unveil's lock checks (sup_unveil.c) */

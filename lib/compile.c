@@ -201,7 +201,7 @@ tame_violation_ret(tame_atoms held)
 	 * With no flags there is no stderr to report on: die at once;
 	 * unless pledge's error asks for ENOSYS, after the line.
 	 */
-	if ((held & ~TAME__ALWAYS) == 0)
+	if ((held & ~(TAME__ALWAYS | TAME__STATE)) == 0)
 		return SECCOMP_RET_KILL_PROCESS;
 	return SECCOMP_RET_TRAP | TAME_TRAP_REPORT;
 }
@@ -354,6 +354,25 @@ row_ret(const struct tame_rule *r, const struct tame_target *t)
 }
 
 /*
+ * Does the row test nothing under held?  No argument test at all, or,
+ * not pledged (FREE), only claims, which every claim meets there.
+ */
+static int
+row_unconditional(const struct tame_rule *r, tame_atoms held)
+{
+	int k;
+
+	if (r->cond[0].op == TC_END)
+		return 1;
+	if (!tame_unrestricted(held))
+		return 0;
+	for (k = 0; k < TAME_MAXCOND && r->cond[k].op != TC_END; k++)
+		if (r->cond[k].op != TC_WITHIN)
+			return 0;
+	return 1;
+}
+
+/*
  * The applicable rows of one call (by_nr[lo, hi)) up to the first that
  * needs no argument test, which becomes the fallback; appended to the
  * pool.  Trailing rows whose answer equals the fallback change nothing
@@ -374,7 +393,7 @@ leaf_build(struct leaf *l, int lo, int hi, const struct tame_target *t)
 		    (t->pid <= 0 && row_asks(r, 0)) ||
 		    (t->ids == NULL && row_asks(r, 1)))
 			continue;
-		if (r->cond[0].op == TC_END) {
+		if (row_unconditional(r, t->held)) {
 			l->fallback = row_ret(r, t);
 			break;
 		}
@@ -452,7 +471,7 @@ split_rows(int lo, int hi, const struct tame_target *t, tame_atoms held,
 		    (t->pid <= 0 && row_asks(r, 0)) ||
 		    (t->ids == NULL && row_asks(r, 1)))
 			continue;
-		if (r->cond[0].op == TC_END) {
+		if (row_unconditional(r, held)) {
 			*fallback = row_ret(r, &one);
 			break;
 		}
@@ -519,9 +538,20 @@ always_supervised(int nr, const struct tame_rule *a)
 	return 0;
 }
 
-/* Is every call of a number the supervisor's under the first split? */
-static int split_fully_routed(int nr, int lo, int hi,
+/* The first split's leaf for a call, as a later one reads it. */
+#define FIRST_ROWS	64
+
+struct first_leaf {
+	struct pool_row	 e[FIRST_ROWS];
+	int		 n;
+	uint32_t	 fallback;
+};
+
+static int split_first_leaf(struct first_leaf *, int nr, int lo, int hi,
 	    const struct tame_target *t);
+static int pair_routed(const struct first_leaf *, const struct tame_rule *a,
+	    const struct tame_rule *e, const uint16_t *arow, int i,
+	    const uint16_t *erow, int j);
 
 /*
  * The answer for a pair: the two sets' answers, row a of held (NULL: its
@@ -569,6 +599,7 @@ split_leaf_build(struct leaf *l, int nr, int lo, int hi,
 	uint32_t aret[SPLIT_ROWS], eret[SPLIT_ROWS], afb, efb, ra, re, ret;
 	const struct tame_rule *a, *e;
 	struct pool_row *p;
+	struct first_leaf first = { .n = 0, .fallback = 0 };
 	int m, n, i, j, routed = 0;
 
 	l->first = (uint16_t)w->npool;
@@ -582,7 +613,7 @@ split_leaf_build(struct leaf *l, int nr, int lo, int hi,
 		return;
 	}
 	if (t->split == TAME_SPLIT_LATER)
-		routed = split_fully_routed(nr, lo, hi, t);
+		routed = split_first_leaf(&first, nr, lo, hi, t);
 	for (i = 0; i <= m; i++)
 		for (j = 0; j <= n; j++) {
 			a = i < m ? &tame_rules[arow[i]] : NULL;
@@ -600,7 +631,8 @@ split_leaf_build(struct leaf *l, int nr, int lo, int hi,
 				continue;
 			ra = i < m ? aret[i] : afb;
 			re = j < n ? eret[j] : efb;
-			ret = split_merge(t, nr, a, ra, re, routed);
+			ret = split_merge(t, nr, a, ra, re, routed &&
+			    pair_routed(&first, a, e, arow, i, erow, j));
 			if (a == NULL && e == NULL) {
 				l->fallback = ret;
 				goto done;
@@ -625,19 +657,62 @@ done:
 }
 
 static int
-split_fully_routed(int nr, int lo, int hi, const struct tame_target *t)
+split_first_leaf(struct first_leaf *f, int nr, int lo, int hi,
+    const struct tame_target *t)
 {
 	struct tame_target first = *t;
 	struct leaf l;
-	int mark = w->npool, routed;
+	int mark = w->npool, i;
 
 	first.split = TAME_SPLIT_FIRST;
 	first.held = t->split_held;
 	first.exec_held = t->split_exec;
 	split_leaf_build(&l, nr, lo, hi, &first);
-	routed = l.nrows == 0 && l.fallback == SECCOMP_RET_USER_NOTIF;
+	f->n = 0;
+	f->fallback = l.fallback;
+	for (i = 0; i < l.nrows && i < FIRST_ROWS; i++) {
+		f->e[i] = w->pool[l.first + i];
+		f->n++;
+	}
 	w->npool = mark;
-	return routed;
+	/* too many to keep: no pair counts as routed (the narrower) */
+	return l.nrows <= FIRST_ROWS;
+}
+
+/*
+ * Did the first filter send every call a later pair matches to the
+ * supervisor?  The pair is (a, e), the later sets' rows arow[i] and
+ * erow[j] (NULL: past their last), so its calls matched none of
+ * arow[0..i) and erow[0..j): a first entry with such a row, or one a
+ * compare of a's or e's excludes, meets none of them.  Every other
+ * entry, and the fallback, must answer USER_NOTIF.  Unsure: not
+ * routed, and the later filter answers the narrower.
+ */
+static int
+pair_routed(const struct first_leaf *f, const struct tame_rule *a,
+    const struct tame_rule *e, const uint16_t *arow, int i,
+    const uint16_t *erow, int j)
+{
+	const struct tame_rule *x;
+	uint16_t row;
+	int n, k, missed;
+
+	for (n = 0; n < f->n; n++) {
+		for (missed = 0, k = 0; k < 2 && !missed; k++) {
+			if ((row = k ? f->e[n].row2 : f->e[n].row) == NO_ROW)
+				continue;
+			x = &tame_rules[row];
+			missed = seen_before(arow, i, row) ||
+			    seen_before(erow, j, row) ||
+			    (a != NULL && exclusive(x, a)) ||
+			    (e != NULL && exclusive(x, e));
+		}
+		if (missed)
+			continue;	/* no call of the pair meets it */
+		if (f->e[n].ret != SECCOMP_RET_USER_NOTIF)
+			return 0;
+	}
+	return f->fallback == SECCOMP_RET_USER_NOTIF;
 }
 
 static int
@@ -906,8 +981,9 @@ emit_cond(struct emitter *e, const struct tame_cond *c, int loaded, int ok,
 		emit_load(e, OFF_ARG(c->arg));
 		at = p->len;
 		emit(e, BPF_JMP | BPF_JSET | BPF_K, tame_unrestricted(e->held) ?
-		    0 : ~(uint32_t)(e->held >> (c->val[0] ? 32 : 0)),
-		    offset(e, at, fail), offset(e, at, ok));
+		    0 : ~(uint32_t)((e->held | TAME__STATE) >>
+		    (c->val[0] ? 32 : 0)), offset(e, at, fail),
+		    offset(e, at, ok));
 		return;
 	case TC_SELF:
 		emit_load(e, OFF_ARG(c->arg));

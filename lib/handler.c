@@ -346,9 +346,56 @@ tame__spare_sigsys(void)
 	}
 }
 
+#if defined(__x86_64__)
+/*
+ * The return from a signal handler, as the C library's restorer makes
+ * it (x86-64 needs one; aarch64's kernel has its own).
+ */
+__asm__(".pushsection .text\n"
+    ".type tame__sigreturn, @function\n"
+    "tame__sigreturn:\n"
+    "\tmovq $15, %rax\n"
+    "\tsyscall\n"
+    ".size tame__sigreturn, .-tame__sigreturn\n"
+    ".popsection\n");
+void	tame__sigreturn(void);
+#define TAME_SA_RESTORER	0x04000000
+#endif
+
+/* The kernel's action before a marked install, to put back. */
+static struct tame_ksigaction marked_old;
+static int marked_install;
+
+/*
+ * Under an inherited filter (an image exec'd by a pledged one, which
+ * pledges itself), SIGSYS's action is libtame's only, by a marked call
+ * (policy.c): libtame's handler goes in that way.
+ */
+static int
+install_marked(void)
+{
+	struct tame_ksigaction act = { 0 };
+	long r;
+
+	act.handler = (uint64_t)(uintptr_t)on_sigsys;
+	act.flags = SA_SIGINFO | SA_RESTART;
+#if defined(__x86_64__)
+	act.flags |= TAME_SA_RESTORER;
+	act.restorer = (uint64_t)(uintptr_t)tame__sigreturn;
+#endif
+	r = tame__sys(SYS_rt_sigaction, SIGSYS, (long)&act, (long)&marked_old,
+	    sizeof(act.mask), TAME_MARK, 0);
+	if (r < 0) {
+		errno = (int)-r;
+		return -1;
+	}
+	marked_install = 1;
+	return 0;
+}
+
 /*
  * Make on_sigsys the SIGSYS handler; the previous action goes to old, so
- * that a tame() that fails later can put it back.
+ * that a tame() that fails later can put it back (tame__restore_handler).
  */
 int
 tame__install_handler(struct sigaction *old)
@@ -360,5 +407,18 @@ tame__install_handler(struct sigaction *old)
 	/* tame()'s own SIGSYS to other threads (threads.c) restarts calls */
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigemptyset(&sa.sa_mask);
-	return sigaction(SIGSYS, &sa, old);
+	marked_install = 0;
+	if (sigaction(SIGSYS, &sa, old) == 0)
+		return 0;
+	return errno == EINVAL ? install_marked() : -1;
+}
+
+void
+tame__restore_handler(const struct sigaction *old)
+{
+	if (marked_install)
+		tame__sys(SYS_rt_sigaction, SIGSYS, (long)&marked_old, 0,
+		    sizeof(marked_old.mask), TAME_MARK, 0);
+	else
+		sigaction(SIGSYS, old, NULL);
 }

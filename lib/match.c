@@ -66,8 +66,8 @@ tame_rule_args_match(const struct tame_rule *r, const uint64_t args[6],
 		case TC_WITHIN:
 			/* no atom the filter's target does not hold */
 			if (!(o->held & TAME__FREE) &&
-			    ((uint32_t)args[c->arg] & ~(uint32_t)(o->held >>
-			    (c->val[0] ? 32 : 0))) != 0)
+			    ((uint32_t)args[c->arg] & ~(uint32_t)((o->held |
+			    TAME__STATE) >> (c->val[0] ? 32 : 0))) != 0)
 				return 0;
 			continue;
 		case TC_SELF:

@@ -183,7 +183,8 @@
 			 CLONE_THREAD)
 #define CLONE_NEVER	(CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | \
 			 CLONE_NEWIPC | CLONE_NEWUSER | CLONE_NEWPID | \
-			 CLONE_NEWNET | CLONE_PTRACE | CLONE_UNTRACED)
+			 CLONE_NEWNET | CLONE_PTRACE | CLONE_UNTRACED | \
+			 CLONE_PARENT)
 
 #define SOCK_FLAGS	(SOCK_NONBLOCK | SOCK_CLOEXEC)
 #define SOCK_TYPE	(ALL32 & ~SOCK_FLAGS)
@@ -230,6 +231,8 @@
 #define WHY_UV_WRITE	"unveil: the path needs w; the supervisor checks it"
 #define WHY_UV_UNIX	"unveil: a unix socket's path needs w (supervisor)"
 #define WHY_UV_URING	"unveil: a ring's calls would pass the checks"
+#define WHY_UV_MSG	"unveil: a name or ancillary data: the supervisor's"
+#define WHY_UV_OTHER	"unveil: names a file another way, unchecked"
 
 /* A mode's set-ID and sticky bits, and each way some are set. */
 #define SETID		TAME_SETID_BITS	/* S_ISUID | S_ISGID | S_ISVTX */
@@ -354,6 +357,14 @@ const struct tame_rule tame_rules[] = {
 	 * first: no flag lifts it.  Programs that set a handler for every
 	 * signal (ps) go on; reading the action (act NULL) works.
 	 */
+	/*
+	 * An image exec'd by a pledged one that pledges itself puts its
+	 * handler in marked.  Code that forges the marker to put its own
+	 * in gains nothing: a trapped call is never made, whoever takes
+	 * the trap.
+	 */
+	{ SYS(rt_sigaction), BASE, .cond = { IN(0, ALL32, SIGSYS),
+	    MARKED(4) }, .why = "libtame's handler, under an inherited filter" },
 	{ SYS(rt_sigaction), BASE, .action = TA_ERRNO, .errnum = EINVAL,
 	    .cond = { IN(0, ALL32, SIGSYS), NOTNULL(1) },
 	    .why = "SIGSYS is libtame's: EINVAL, as for SIGKILL" },
@@ -465,8 +476,12 @@ const struct tame_rule tame_rules[] = {
 	UV(lsetxattr, FATTR, .why = WHY_UV_WRITE),
 	UV(removexattr, FATTR, .why = WHY_UV_WRITE),
 	UV(lremovexattr, FATTR, .why = WHY_UV_WRITE),
+	UV(statfs, RPATH, .why = WHY_UV_READ),
 	UV(connect, NET, .why = WHY_UV_UNIX),
 	UV(sendto, NET | ROUTE, .cond = { NOTNULL(4) }, .why = WHY_UV_UNIX),
+	/* a name (a unix path) or ancillary data: the supervisor's send */
+	UV(sendmsg, RW, .why = WHY_UV_MSG),
+	UV(sendmmsg, RW, .why = WHY_UV_MSG),
 #ifdef __NR_stat
 	UV(stat, RPATH, .why = WHY_UV_READ),
 	UV(lstat, RPATH, .why = WHY_UV_READ),
@@ -481,7 +496,31 @@ const struct tame_rule tame_rules[] = {
 	UV(utimes, FATTR, .why = WHY_UV_WRITE),
 	UV(futimesat, FATTR, .why = WHY_UV_WRITE),
 #endif
-	/* a ring's requests are the kernel's workers': no check sees them */
+	/*
+	 * Not pledged, under unveil's lock: the calls that reach a path
+	 * neither Landlock nor these checks judge, which pledge's promises
+	 * never allow.  A ring's requests are the kernel's workers'; a
+	 * handle, a watch or a mount tree names a file by another way.
+	 */
+#define UV_REFUSED(n, e, w) { SYS(n), FREE, UNVEILED, \
+	    .action = TA_ERRNO, .errnum = e, .why = w }
+	UV_REFUSED(openat2, ENOSYS, "unveil: callers fall back to openat"),
+	UV_REFUSED(name_to_handle_at, ENOSYS, WHY_UV_OTHER),
+	UV_REFUSED(open_by_handle_at, ENOSYS, WHY_UV_OTHER),
+	UV_REFUSED(inotify_init1, ENOSYS, WHY_UV_OTHER),
+	UV_REFUSED(inotify_add_watch, ENOSYS, WHY_UV_OTHER),
+	UV_REFUSED(fanotify_init, ENOSYS, WHY_UV_OTHER),
+	UV_REFUSED(fanotify_mark, ENOSYS, WHY_UV_OTHER),
+	UV_REFUSED(open_tree, ENOSYS, WHY_UV_OTHER),
+	UV_REFUSED(fsopen, ENOSYS, WHY_UV_OTHER),
+	UV_REFUSED(fspick, ENOSYS, WHY_UV_OTHER),
+	UV_REFUSED(move_mount, ENOSYS, WHY_UV_OTHER),
+	UV_REFUSED(mount_setattr, ENOSYS, WHY_UV_OTHER),
+	UV_REFUSED(chroot, EPERM, WHY_UV_OTHER),
+#ifdef __NR_inotify_init
+	UV_REFUSED(inotify_init, ENOSYS, WHY_UV_OTHER),
+#endif
+#undef UV_REFUSED
 	{ SYS(io_uring_setup), FREE, UNVEILED, .action = TA_ERRNO,
 	    .errnum = ENOSYS, .why = WHY_UV_URING },
 	{ SYS(io_uring_enter), FREE, UNVEILED, .action = TA_ERRNO,
@@ -518,6 +557,9 @@ const struct tame_rule tame_rules[] = {
 	 * caller holds; each filter lets it through only if it holds them
 	 * all, so the supervisor never grants beyond the filters.
 	 */
+	{ .name = "tame_ask", .nr = TAME_ASK_NR, BASE, .cond = { IN(0, ALL32,
+	    1 /* TAME_ASK_HELLO */) },
+	    .why = "is a supervisor there: it grants nothing" },
 	{ .name = "tame_ask", .nr = TAME_ASK_NR, BASE, UNVEILED,
 	    .cond = { WITHIN(1, 0), WITHIN(2, 1), UVID(5) },
 	    .why = "ask the supervisor, naming the process's unveil rules" },
@@ -613,6 +655,14 @@ const struct tame_rule tame_rules[] = {
 	    .why = "executable mappings: prot_exec" },
 	{ SYS(pkey_mprotect), TAME__PROT_EXEC,
 	    .why = "executable mappings: prot_exec" },
+	/*
+	 * An image exec'd under execpromises: its loader maps its
+	 * libraries' code from their files.  OpenBSD allows that until the
+	 * loader's kbind(2), which Linux lacks: here, file mappings for its
+	 * whole life, never anonymous code nor a mapping made executable.
+	 */
+	{ SYS(mmap), TAME__LOADER, .cond = { IN(3, MAP_ANONYMOUS, 0) },
+	    .why = "an exec'd image's loader maps its libraries" },
 
 	/* RW: I/O on descriptors the process already holds. */
 	{ SYS(read), RW, .why = WHY_IO },
@@ -947,8 +997,14 @@ const struct tame_rule tame_rules[] = {
 	    MTIOCPOS) }, .why = "magnetic tape: status, position, operations" },
 
 	/* PROC: other processes. */
-	{ SYS(clone), PROC, .cond = { IN(0, CLONE_NEVER, 0) },
-	    .why = "fork; never namespaces or tracing" },
+	/*
+	 * A process sharing another's memory that is no vfork (the parent
+	 * waits): none, for the supervisor tells an exec'd image from the
+	 * one that pledged by its memory (sup_procs.c).
+	 */
+	{ SYS(clone), PROC, .cond = { IN(0, CLONE_NEVER, 0), IN(0,
+	    CLONE_VM | CLONE_VFORK, 0, CLONE_VFORK, CLONE_VM | CLONE_VFORK) },
+	    .why = "fork, vfork; never namespaces, tracing, shared memory" },
 #ifdef __NR_fork
 	{ SYS(fork), PROC, .why = WHY_PROC },
 	{ SYS(vfork), PROC, .why = WHY_PROC },

@@ -71,6 +71,27 @@ refuse(struct sup_req *r, struct tame_ask *q, const char *detail,
 	return -ENOSYS;
 }
 
+/* fd, unless it is the supervisor's own /proc (sup_proc_guard()). */
+static long
+guarded(long fd)
+{
+	if (fd >= 0 && sup_proc_guard(fd) != 0) {
+		tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
+		return -EACCES;
+	}
+	return fd;
+}
+
+/* The caller's /proc/self in path_buf spelled with its numbers. */
+static void
+callers_path(struct sup_req *r)
+{
+	static char buf[PATH_MAX];
+
+	if (sup_callers_proc(r, path_buf, buf, sizeof(buf)) == buf)
+		memcpy(path_buf, buf, strlen(buf) + 1);
+}
+
 /*
  * A granted path, opened as no symbolic link or ".." can lead out of
  * what its entry granted (the entry as tame() resolved it).  The
@@ -101,7 +122,7 @@ resolved_open(tame_atoms held, const char *path, int rights, int flags,
 		    sizeof(how), 0, 0);
 		if ((fd == -ELOOP && !(flags & O_NOFOLLOW)) || fd == -ENOSYS)
 			fd = -EACCES;	/* a symlink since; no openat2 */
-		return fd;
+		return guarded(fd);
 	}
 	how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
 	dfd = tame__sys(SYS_openat2, AT_FDCWD, (long)root, (long)&(struct
@@ -113,7 +134,7 @@ resolved_open(tame_atoms held, const char *path, int rights, int flags,
 	fd = tame__sys(SYS_openat2, dfd, (long)(path + 1), (long)&how,
 	    sizeof(how), 0, 0);
 	tame__sys(SYS_close, dfd, 0, 0, 0, 0, 0);
-	return fd == -EXDEV ? -EACCES : fd;
+	return fd == -EXDEV ? -EACCES : guarded(fd);
 }
 
 /*
@@ -201,6 +222,7 @@ open_call(struct sup_req *r, struct tame_ask *q)
 		return refuse(r, q, NULL, 0);
 	if (!sup_same_creds(r))
 		return -EPERM;
+	callers_path(r);
 	/*
 	 * The kernel hands in no O_PATH descriptor (ADDFD takes none): a
 	 * granted path is opened for reading instead, which it may be.
@@ -330,6 +352,7 @@ stat_call(struct sup_req *r, struct tame_ask *q)
 		return refuse(r, q, NULL, 0);
 	if (!sup_same_creds(r))
 		return -EPERM;
+	callers_path(r);
 	fd = resolved_open(r->held, path_buf, TL_READ, O_PATH | O_CLOEXEC |
 	    ((flags & AT_SYMLINK_NOFOLLOW) ? O_NOFOLLOW : 0), 0);
 	if (fd >= 0 && !sup_unveil_allows(r, (int)fd, TAME_UV_R)) {
@@ -468,6 +491,41 @@ sup_caller_file(struct sup_req *r, int fd)
 	return got;
 }
 
+#ifndef SCM_MAX_FD
+#define SCM_MAX_FD	253
+#endif
+
+/*
+ * The caller's descriptors an SCM_RIGHTS message names, each replaced
+ * in ctl by this process's copy of the same open file (pidfd_getfd),
+ * into fds to close after the send: by number alone they would name
+ * this process's own.  0, or -errno (EBADF: not the caller's).
+ */
+static long
+rights_here(struct sup_req *r, char *ctl, size_t len, int *fds, int *n)
+{
+	struct msghdr m = { .msg_control = ctl, .msg_controllen = len };
+	struct cmsghdr *c;
+	int *fd, i, count;
+	long got;
+
+	for (c = CMSG_FIRSTHDR(&m); c != NULL; c = CMSG_NXTHDR(&m, c)) {
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+			continue;
+		fd = (int *)(void *)CMSG_DATA(c);
+		count = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+		for (i = 0; i < count; i++) {
+			if (*n == SCM_MAX_FD)
+				return -ETOOMANYREFS;
+			if ((got = sup_caller_file(r, fd[i])) < 0)
+				return got == -ESRCH ? -ESRCH : -EBADF;
+			fds[(*n)++] = (int)got;
+			fd[i] = (int)got;
+		}
+	}
+	return 0;
+}
+
 /*
  * One message with ancillary data that sendto() cannot carry (the
  * handler sends the rest itself): copied whole, refused if it carries
@@ -486,7 +544,7 @@ send_one(struct sup_req *r, struct tame_ask *q, int sock, uint64_t umsg,
 	struct iovec one;
 	size_t total = 0, i, len;
 	long ret, fl, file = -1;
-	int k;
+	int k, mine[SCM_MAX_FD], nmine = 0;
 
 	if (sup_read(r, &m, umsg, sizeof(m)) != 0)
 		return -EFAULT;
@@ -507,16 +565,24 @@ send_one(struct sup_req *r, struct tame_ask *q, int sock, uint64_t umsg,
 		if (!tame__trap_allows(r->held, SYS_sendmsg, q->a,
 		    &(struct tame_seen){ .rights = 1 }))
 			return refuse(r, q, "SCM_RIGHTS", TAME_CMSG);
+		/* the caller's descriptors, never this process's own */
+		if ((ret = rights_here(r, ctl, m.msg_controllen, mine,
+		    &nmine)) < 0)
+			goto out;
 	}
 	for (i = 0; i < m.msg_iovlen && total < sizeof(data); i++) {
 		if (sup_read(r, &one, (uintptr_t)&m.msg_iov[i],
-		    sizeof(one)) != 0)
-			return -EFAULT;
+		    sizeof(one)) != 0) {
+			ret = -EFAULT;
+			goto out;
+		}
 		len = one.iov_len < sizeof(data) - total ? one.iov_len :
 		    sizeof(data) - total;
 		if (sup_read(r, data + total, (uintptr_t)one.iov_base,
-		    len) != 0)
-			return -EFAULT;
+		    len) != 0) {
+			ret = -EFAULT;
+			goto out;
+		}
 		total += len;
 	}
 	iov[0].iov_base = data;
@@ -530,13 +596,16 @@ send_one(struct sup_req *r, struct tame_ask *q, int sock, uint64_t umsg,
 
 		/* a unix path as the caller finds it, unveiled w */
 		if ((ret = sup_unix_address(r, name, &nlen, &file)) < 0)
-			return ret;
+			goto out;
 		m.msg_namelen = (socklen_t)nlen;
 	}
 	ret = tame__sys(SYS_sendmsg, sock, (long)&m, flags | MSG_DONTWAIT |
 	    MSG_NOSIGNAL, 0, 0, 0);
 	if (file >= 0)
 		tame__sys(SYS_close, file, 0, 0, 0, 0, 0);
+out:
+	while (nmine > 0)
+		tame__sys(SYS_close, mine[--nmine], 0, 0, 0, 0, 0);
 	if (ret == -EAGAIN && !(flags & MSG_DONTWAIT) &&
 	    (fl = tame__sys(SYS_fcntl, sock, F_GETFL, 0, 0, 0, 0)) >= 0 &&
 	    !(fl & O_NONBLOCK))
@@ -782,6 +851,37 @@ parent_of(struct sup_req *r, int dirfd, const char *path, char *last,
 	return sup_open_at(r, dirfd, dir, O_PATH | O_DIRECTORY, 0);
 }
 
+/*
+ * An open the supervisor makes outside the caller's Landlock layers
+ * (a set-ID mode's, cleared): what unveil's layer would ask of it, the
+ * file's permissions if it is there, c of its directory if not.  0 or
+ * -EACCES (path_buf holds the path).
+ */
+static long
+unveiled_open(struct sup_req *r, int dirfd, int flags)
+{
+	char last[256];
+	long fd;
+	int ok;
+
+	if (r->uvid == 0)
+		return 0;
+	fd = sup_open_at(r, dirfd, path_buf, O_PATH | ((flags & O_NOFOLLOW) ?
+	    O_NOFOLLOW : 0), 0);
+	if (fd >= 0) {
+		ok = sup_unveil_allows(r, (int)fd, open_perms(flags & ~O_CREAT));
+		tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
+		return ok ? 0 : -EACCES;
+	}
+	if (fd != -ENOENT || !(flags & O_CREAT))
+		return fd;
+	if ((fd = parent_of(r, dirfd, path_buf, last, sizeof(last))) < 0)
+		return fd;
+	ok = sup_unveil_allows(r, (int)fd, TAME_UV_C);
+	tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
+	return ok ? 0 : -EACCES;
+}
+
 long
 sup_make_stripped(struct sup_req *r, int nr, const uint64_t a[6])
 {
@@ -829,8 +929,14 @@ sup_make_stripped(struct sup_req *r, int nr, const uint64_t a[6])
 #else
 		flags = (int)a[at + 1];
 #endif
-		fd = sup_open_at(r, dirfd, path_buf, flags, (long)a[nr ==
-		    SYS_openat ? 3 : nr == SYS_open ? 2 : 1]);
+		if ((ret = unveiled_open(r, dirfd, flags)) < 0)
+			break;
+		/* never waiting here on a FIFO: the caller's flags after */
+		fd = sup_open_at(r, dirfd, path_buf, flags | O_NONBLOCK,
+		    (long)a[nr == SYS_openat ? 3 : nr == SYS_open ? 2 : 1]);
+		if (fd >= 0 && !(flags & O_NONBLOCK))
+			tame__sys(SYS_fcntl, fd, F_SETFL, (long)(flags &
+			    ~O_NONBLOCK & ~O_ACCMODE), 0, 0, 0);
 		ret = fd < 0 ? fd : sup_addfd(r, (int)fd, flags & O_CLOEXEC);
 		if (fd >= 0)
 			tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
@@ -839,6 +945,12 @@ sup_make_stripped(struct sup_req *r, int nr, const uint64_t a[6])
 		if ((fd = parent_of(r, dirfd, path_buf, last,
 		    sizeof(last))) < 0) {
 			ret = fd;
+			break;
+		}
+		/* a name made here must be one unveil lets it make */
+		if (!sup_unveil_allows(r, (int)fd, TAME_UV_C)) {
+			tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
+			ret = -EACCES;
 			break;
 		}
 		if (nr == SYS_mkdirat

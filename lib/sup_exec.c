@@ -220,16 +220,37 @@ exec_call(struct sup_req *r, struct sup_proc *p)
 	static char path[PATH_MAX];
 	int at = r->nr == SYS_execveat;
 	struct stat st;
-	long fd;
+	long fd, n;
 
 	if (!tame_unrestricted(p->held) && tame_policy_match(p->held, r->nr,
 	    r->args, TAME_ORIGIN(r->tgid)) < 0)
 		return violation(r, p->held, NULL, 0);
+	if (p->uvid != 0 && (n = sup_read_str(r, path, sizeof(path),
+	    r->args[at])) < 0)
+		return n;	/* under unveil, looked at or not let go on */
 	if ((!p->exec_null || p->uvid != 0) && sup_read_str(r, path,
 	    sizeof(path), r->args[at]) >= 0) {
+		/* execveat(fd, "", AT_EMPTY_PATH): the descriptor's file */
+		if (path[0] == '\0' && !(at && (r->args[4] & AT_EMPTY_PATH)))
+			return -ENOENT;
 		fd = sup_open_at(r, at ? (int)r->args[0] : AT_FDCWD, path,
 		    O_PATH | (at && (r->args[4] & AT_SYMLINK_NOFOLLOW) ?
 		    O_NOFOLLOW : 0), 0);
+		/*
+		 * Under unveil, the file itself must be one x is unveiled
+		 * for (a memfd, reached by /proc/self/fd or a descriptor,
+		 * is in no directory: none); one that cannot be found
+		 * here is not let go on.  The image that runs is looked at
+		 * again at its first call (sup_procs.c): a path rewritten
+		 * after this look gains nothing.
+		 */
+		if (fd < 0 && p->uvid != 0)
+			return fd == -ELOOP ? -EACCES : fd;
+		if (fd >= 0 && p->uvid != 0 && !sup_unveil_allows(r, (int)fd,
+		    TAME_UV_X)) {
+			tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
+			return -EACCES;
+		}
 		if (fd >= 0 && p->uvid != 0 && readable_loader(fd)) {
 			tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
 			return violation(r, p->held, WHY_LOADER, 0);
@@ -309,7 +330,12 @@ sup_direct(struct sup_req *r)
 	if (i < 0)
 		return violation(r, p->held, NULL, 0);
 	row = &tame_rules[i];
-	if (bits && (row->action == TA_ALLOW || row->action == TA_LANDLOCK))
+	/*
+	 * Without the bits, a call the filter would let through: made
+	 * here, as unveil's layer would judge it.  Not a marked one that
+	 * a Landlock layer would judge (TA_LANDLOCK): there is none here.
+	 */
+	if (bits && row->action == TA_ALLOW)
 		return sup_make_stripped(r, r->nr, a);
 	switch (row->action) {
 	case TA_ALLOW:

@@ -79,6 +79,20 @@ long	sup_open_at(struct sup_req *, int dirfd, const char *path,
  */
 long	sup_make_stripped(struct sup_req *, int nr, const uint64_t a[6]);
 
+/*
+ * Is fd (this process's) a /proc file of the supervisor or of a helper
+ * process of its: -1 (refuse it: a path of the caller's reached it, by
+ * /proc/self, /dev/fd or a link), else 0.
+ */
+int	sup_proc_guard(long fd);
+
+/*
+ * path with the caller's numbers for /proc/self and /proc/thread-self,
+ * which this process would read as its own; into buf, or NULL.
+ */
+const char *sup_callers_proc(struct sup_req *, const char *path, char *buf,
+	    size_t len);
+
 /* The caller's descriptor fd, opened again here as O_PATH; or -errno. */
 long	sup_caller_fd(struct sup_req *, int fd);
 
@@ -161,6 +175,7 @@ long	sup_unveil_call(struct sup_req *, struct tame_ask *q);
  * 1 where nothing is unveiled (uvid 0); 0 where a rule is missing.
  */
 int	sup_unveil_allows(struct sup_req *, int fd, uint32_t need);
+int	sup_unveil_allows_uvid(uint32_t uvid, int fd, uint32_t need);
 
 /*
  * A unix socket address the caller gave, len bytes, resolved as it would

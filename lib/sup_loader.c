@@ -14,8 +14,9 @@
  *
  * A shared object is told from a program by its ELF headers alone: of
  * type ET_DYN, with no interpreter (a position-independent program
- * names one) and a DT_SONAME (a static position-independent program
- * has none).  A copy of the loader elsewhere is one too.
+ * names one), and not marked DF_1_PIE (a static position-independent
+ * program is).  A copy of the loader elsewhere is one too, and so is
+ * musl's, which names no DT_SONAME.
  */
 #include <sys/syscall.h>
 
@@ -61,23 +62,26 @@ segments(int fd, int wide, uint64_t phoff, int n, struct seg *s)
 	return 0;
 }
 
-/* Does the dynamic section at s name a DT_SONAME? */
+/* Does the dynamic section at s mark a program (DT_FLAGS_1, DF_1_PIE)? */
 static int
-has_soname(int fd, int wide, const struct seg *s)
+marked_pie(int fd, int wide, const struct seg *s)
 {
 	static char buf[MAXDYN * sizeof(Elf64_Dyn)];
 	size_t len = s->size < sizeof(buf) ? (size_t)s->size : sizeof(buf);
 	size_t i, n = len / (wide ? sizeof(Elf64_Dyn) : sizeof(Elf32_Dyn));
 	int64_t tag;
+	uint64_t val;
 
 	if (pread_at(fd, buf, len, s->off) != (long)len)
 		return 0;
 	for (i = 0; i < n; i++) {
 		tag = wide ? ((Elf64_Dyn *)(void *)buf)[i].d_tag :
 		    ((Elf32_Dyn *)(void *)buf)[i].d_tag;
+		val = wide ? ((Elf64_Dyn *)(void *)buf)[i].d_un.d_val :
+		    ((Elf32_Dyn *)(void *)buf)[i].d_un.d_val;
 		if (tag == DT_NULL)
 			break;
-		if (tag == DT_SONAME)
+		if (tag == DT_FLAGS_1 && (val & DF_1_PIE))
 			return 1;
 	}
 	return 0;
@@ -110,5 +114,6 @@ sup_is_loader(int fd)
 		if (s[i].type == PT_DYNAMIC)
 			dyn = &s[i];
 	}
-	return dyn != NULL && has_soname(fd, wide, dyn);
+	/* no dynamic section at all: a static program, nothing to map */
+	return dyn != NULL && !marked_pie(fd, wide, dyn);
 }

@@ -15,6 +15,7 @@
  */
 #include <sys/ioctl.h>
 #include <sys/statfs.h>
+#include <sys/uio.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <linux/magic.h>
@@ -22,6 +23,7 @@
 #include <linux/seccomp.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -78,7 +80,7 @@ mem(struct sup_req *r)
 	if (r->mem >= 0)
 		return r->mem;
 	fd = tame__sys(SYS_openat, AT_FDCWD, (long)proc_path(path, r->tid,
-	    "mem"), O_RDWR | O_CLOEXEC, 0, 0, 0);
+	    "mem"), O_RDONLY | O_CLOEXEC, 0, 0, 0);
 	if (fd < 0)
 		return -1;
 	/* the thread could have gone and its number come back since */
@@ -106,12 +108,18 @@ sup_read(struct sup_req *r, void *dst, uint64_t src, size_t len)
 int
 sup_write(struct sup_req *r, uint64_t dst, const void *src, size_t len)
 {
-	int fd = mem(r);
+	struct iovec local = { (void *)(uintptr_t)src, len };
+	struct iovec remote = { (void *)(uintptr_t)dst, len };
 
 	if (len == 0)
 		return 0;
-	if (fd < 0 || dst == 0 || tame__sys(SYS_pwrite64, fd, (long)src,
-	    (long)len, (long)dst, 0, 0) != (long)len)
+	/*
+	 * As the kernel writes a call's answer: only where the caller may
+	 * write itself (process_vm_writev keeps to the page protections,
+	 * where /proc/TID/mem would write over its code).
+	 */
+	if (dst == 0 || !sup_valid(r) || tame__sys(SYS_process_vm_writev,
+	    r->tid, (long)&local, 1, (long)&remote, 1, 0) != (long)len)
 		return -EFAULT;
 	return 0;
 }
@@ -255,8 +263,8 @@ put_dec(char *buf, unsigned long n)
  * would read as its own: spelled with the caller's numbers.  path, or
  * the rewritten one in buf; NULL if it does not fit.
  */
-static const char *
-callers_proc(struct sup_req *r, const char *path, char *buf, size_t len)
+const char *
+sup_callers_proc(struct sup_req *r, const char *path, char *buf, size_t len)
 {
 	const char *rest;
 	long tgid;
@@ -283,33 +291,36 @@ callers_proc(struct sup_req *r, const char *path, char *buf, size_t len)
 	return buf;
 }
 
-/*
- * Is fd one of this process's own /proc files, which a path of the
- * caller's reached another way (/dev/fd, a link to /proc/self)?
- */
-static int
-own_proc_file(long fd)
+int
+sup_proc_guard(long fd)
 {
 	struct statfs fs;
-	char self[32] = "/proc/self/fd/", where[64], mine[32];
-	char *end;
-	long n;
+	char self[32] = "/proc/self/fd/", where[PATH_MAX], path[64];
+	const char *p;
+	long n, pid = 0, me;
 
-	if (tame__sys(SYS_fstatfs, fd, (long)&fs, 0, 0, 0, 0) != 0 ||
-	    fs.f_type != PROC_SUPER_MAGIC)
+	if (tame__sys(SYS_fstatfs, fd, (long)&fs, 0, 0, 0, 0) != 0)
+		return -1;		/* cannot tell: refused */
+	if (fs.f_type != PROC_SUPER_MAGIC)
 		return 0;
 	*put_dec(self + 14, (unsigned long)fd) = '\0';
 	n = tame__sys(SYS_readlinkat, AT_FDCWD, (long)self, (long)where,
 	    sizeof(where) - 1, 0, 0);
 	if (n <= 0)
-		return 1;		/* cannot tell: as one */
+		return -1;
 	where[n] = '\0';
-	end = put_dec(stpcpy(mine, "/proc/"), (unsigned long)tame__sys(
-	    SYS_getpid, 0, 0, 0, 0, 0, 0));
-	*end = '\0';
-	n = (long)strlen(mine);
-	return strncmp(where, mine, (size_t)n) == 0 &&
-	    (where[n] == '/' || where[n] == '\0');
+	/* the /proc of a process: "/proc/N" and below, as this one sees */
+	if ((p = strstr(where, "/proc/")) != where)
+		return -1;		/* another mount of it: refused */
+	for (p += 6; *p >= '0' && *p <= '9'; p++)
+		pid = pid * 10 + (*p - '0');
+	if (pid == 0 || (*p != '/' && *p != '\0'))
+		return 0;		/* /proc itself, its other files */
+	me = tame__sys(SYS_getpid, 0, 0, 0, 0, 0, 0);
+	if (pid == me || sup_status_num((int)pid, "\nPPid:") == me)
+		return -1;		/* this process, or a helper of it */
+	(void)path;
+	return 0;
 }
 
 long
@@ -321,7 +332,7 @@ sup_open_at(struct sup_req *r, int dirfd, const char *path, int oflags,
 	static char proc[PATH_MAX];
 	long base, fd;
 
-	if ((path = callers_proc(r, path, proc, sizeof(proc))) == NULL)
+	if ((path = sup_callers_proc(r, path, proc, sizeof(proc))) == NULL)
 		return -ENAMETOOLONG;
 
 	if (path[0] == '/')
@@ -352,7 +363,7 @@ sup_open_at(struct sup_req *r, int dirfd, const char *path, int oflags,
 	fd = tame__sys(SYS_openat2, base, (long)path, (long)&how, sizeof(how),
 	    0, 0);
 	tame__sys(SYS_close, base, 0, 0, 0, 0, 0);
-	if (fd >= 0 && own_proc_file(fd)) {
+	if (fd >= 0 && sup_proc_guard(fd) != 0) {
 		tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
 		return -EACCES;	/* the supervisor's own, not the caller's */
 	}
@@ -375,6 +386,11 @@ ask(struct sup_req *r)
 	r->held = (tame_atoms)(uint32_t)r->args[1] |
 	    (tame_atoms)(uint32_t)r->args[2] << 32;
 	/*
+	 * Its states no filter checks (a filter made before unveil's lock
+	 * holds no UNVEILED): none of them is the caller's to claim here.
+	 */
+	r->held &= ~TAME__STATE;
+	/*
 	 * Its unveil rules: those every filter of the caller compares the
 	 * number with (TC_UVID); where none does (not locked), any it
 	 * names only narrows what it is granted.
@@ -392,10 +408,21 @@ ask(struct sup_req *r)
 	}
 	switch (op) {
 	case TAME_ASK_HELLO:
+		/* and the number of its unveil rules, for its requests */
+		if (r->args[4] == sizeof(q)) {
+			q.need = r->uvid;
+			sup_write(r, r->args[3] + offsetof(struct tame_ask,
+			    need), &q.need, sizeof(q.need));
+		}
 		return TAME_ASK_VERSION;
 	case TAME_ASK_UNVEIL:
-		if (!(r->held & TAME__UNVEIL) && !tame_unrestricted(r->held))
-			return -EPERM;	/* locked already */
+		/*
+		 * Rules of its own already (every filter of it names their
+		 * number, or its image's record does): locked, for good.
+		 */
+		if (r->uvid != 0 || (uint32_t)r->args[5] != 0 ||
+		    (!(r->held & TAME__UNVEIL) && !tame_unrestricted(r->held)))
+			return -EPERM;
 		ret = sup_unveil_keep(r, r->args[3], r->args[4]);
 		if (ret > 0 && p != NULL)
 			p->uvid = (uint32_t)ret;

@@ -32,6 +32,7 @@
 #include <poll.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #include "compile.h"
 #include "sup_int.h"
@@ -97,18 +98,31 @@ sup_status_num(int tid, const char *key)
 	return v;
 }
 
-/* Does the process run a shared object as a program (sup_loader.c)? */
+/*
+ * Under unveil, does the process run an image unveil's x would not
+ * exec: a file the rules give no x (a memfd, a path swapped after the
+ * exec's look), or a shared object as a program (sup_loader.c)?
+ */
 static int
-exe_is_loader(int tgid)
+image_refused(int tgid, uint32_t uvid)
 {
 	char path[64];
 	long fd;
 	int r;
 
 	fd = tame__sys(SYS_openat, AT_FDCWD, (long)sup_proc_path(path, tgid,
-	    "exe"), O_RDONLY | O_CLOEXEC, 0, 0, 0);
+	    "exe"), O_PATH | O_CLOEXEC, 0, 0, 0);
 	if (fd < 0)
-		return 0;	/* gone, or no file: nothing to map it from */
+		return fd != -ENOENT && fd != -ESRCH;	/* gone: nothing */
+	r = !sup_unveil_allows_uvid(uvid, (int)fd, TAME_UV_X);
+	tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
+	if (r)
+		return 1;
+	/* readable only to look: an unreadable one maps nothing either */
+	fd = tame__sys(SYS_openat, AT_FDCWD, (long)path, O_RDONLY | O_CLOEXEC,
+	    0, 0, 0);
+	if (fd < 0)
+		return 0;
 	r = sup_is_loader((int)fd);
 	tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
 	return r;
@@ -215,8 +229,20 @@ settle(struct sup_proc *p)
 
 	if (p->vm_peer > 0) {
 		/* a vfork child: its exec ends the memory it shared */
-		if (tame__sys(SYS_kcmp, p->tgid, p->vm_peer, KCMP_VM, 0, 0,
-		    0) != 0) {
+		n = tame__sys(SYS_kcmp, p->tgid, p->vm_peer, KCMP_VM, 0, 0, 0);
+		if (n < 0) {
+			/*
+			 * Its peer is gone (or it is): which memory it runs
+			 * cannot be told.  What both images may do.
+			 */
+			p->held = tame_unrestricted(p->held) ? after_exec(p) :
+			    tame_unrestricted(after_exec(p)) ? p->held :
+			    p->held & after_exec(p);
+			p->fresh = 1;
+			p->vm_peer = 0;
+			return;
+		}
+		if (n != 0) {
 			p->held = after_exec(p);
 			p->fresh = 1;
 			p->vm_peer = 0;
@@ -250,7 +276,8 @@ sup_proc_of(struct sup_req *r)
 		if (p->fresh) {
 			/* its first call since an exec: what runs now? */
 			p->fresh = 0;
-			p->loader = p->uvid != 0 && exe_is_loader(p->tgid);
+			p->loader = p->uvid != 0 &&
+			    image_refused(p->tgid, p->uvid);
 		}
 		return p;
 	}
@@ -306,6 +333,40 @@ sup_proc_exec(struct sup_proc *p, struct sup_req *r, uint64_t mapped)
 	p->pin_at = mapped;
 }
 
+/* Is thread tid of process tgid still in a call that makes a process? */
+static int
+forking(int tgid, int tid)
+{
+	char path[64], tail[48] = "task/", buf[32];
+	char *p = tail + 5;
+	long fd, n, nr = 0;
+	char digits[16];
+	int k = 0;
+	unsigned v = (unsigned)tid;
+
+	do
+		digits[k++] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	while (k > 0)
+		*p++ = digits[--k];
+	memcpy(p, "/syscall", 9);
+	fd = tame__sys(SYS_openat, AT_FDCWD, (long)sup_proc_path(path, tgid,
+	    tail), O_RDONLY | O_CLOEXEC, 0, 0, 0);
+	if (fd < 0)
+		return 0;
+	n = tame__sys(SYS_read, fd, (long)buf, sizeof(buf) - 1, 0, 0, 0);
+	tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
+	if (n <= 0 || buf[0] < '0' || buf[0] > '9')
+		return 0;	/* "running", or "-1": out of it */
+	for (k = 0; k < n && buf[k] >= '0' && buf[k] <= '9'; k++)
+		nr = nr * 10 + (buf[k] - '0');
+	return nr == SYS_clone || nr == SYS_clone3
+#ifdef SYS_fork
+	    || nr == SYS_fork || nr == SYS_vfork
+#endif
+	    ;
+}
+
 /*
  * After a fork p let go on, from thread tid: the child shows up in the
  * thread's list of children; recorded with p's image.  A fork that
@@ -316,7 +377,7 @@ sup_proc_fork(struct sup_proc *p, int tid)
 {
 	char path[64], tail[48] = "task/", buf[4096], *s;
 	long fd, n, child;
-	int i, tries, k;
+	int i, tries, k, done = 0;
 	char digits[16];
 	unsigned v = (unsigned)tid;
 
@@ -327,7 +388,7 @@ sup_proc_fork(struct sup_proc *p, int tid)
 	for (i = 5; k > 0; )
 		tail[i++] = digits[--k];
 	memcpy(tail + i, "/children", 10);
-	for (tries = 0; tries < 2000; tries++) {
+	for (tries = 0; tries < 100000; tries++) {
 		fd = tame__sys(SYS_openat, AT_FDCWD, (long)sup_proc_path(path,
 		    p->tgid, tail), O_RDONLY | O_CLOEXEC, 0, 0, 0);
 		if (fd < 0)
@@ -349,7 +410,22 @@ sup_proc_fork(struct sup_proc *p, int tid)
 			if (child == 0 && *s != '\0')
 				s++;
 		}
-		tame__sys(SYS_sched_yield, 0, 0, 0, 0, 0, 0);
+		/*
+		 * None yet: while the thread is still in its fork, the
+		 * child is to come (a busy machine may not have run it);
+		 * once it is out, a last look, and a fork that failed made
+		 * none.  Never past a second or so.
+		 */
+		if (done)
+			return;
+		done = !forking(p->tgid, tid);
+		if (tries < 1000)
+			tame__sys(SYS_sched_yield, 0, 0, 0, 0, 0, 0);
+		else if (tries < 2000)
+			tame__sys(SYS_nanosleep, (long)&(struct timespec){ 0,
+			    1000000 }, 0, 0, 0, 0, 0);
+		else
+			return;
 	}
 }
 

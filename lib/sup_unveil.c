@@ -29,6 +29,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <linux/openat2.h>
@@ -36,6 +37,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -51,6 +53,9 @@
 
 #ifndef SYS_openat2
 #define SYS_openat2	437
+#endif
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open	434
 #endif
 #ifndef SYS_faccessat2
 #define SYS_faccessat2	439
@@ -192,14 +197,20 @@ parent_dir(long fd, const struct stat *st)
 int
 sup_unveil_allows(struct sup_req *r, int fd, uint32_t need)
 {
+	return sup_unveil_allows_uvid(r->uvid, fd, need);
+}
+
+int
+sup_unveil_allows_uvid(uint32_t uvid, int fd, uint32_t need)
+{
 	const struct tame_unveil_rules *t;
 	struct stat st, up;
 	uint32_t have;
 	long cur, next;
 
-	if (r->uvid == 0)
+	if (uvid == 0)
 		return 1;		/* nothing unveiled: nothing hidden */
-	if ((t = table(r->uvid)) == NULL || fstat_fd(fd, &st) != 0)
+	if ((t = table(uvid)) == NULL || fstat_fd(fd, &st) != 0)
 		return 0;
 	have = perms_on(t, &st);
 	if ((have & need) == need)
@@ -285,6 +296,7 @@ describe(int nr, const uint64_t a[6], struct uv_call *u)
 		u->empty = ((int)a[3] & AT_EMPTY_PATH) != 0;
 		goto at;
 	case SYS_chdir:
+	case SYS_statfs:
 		return 0;
 	case SYS_truncate:
 		u->need = TAME_UV_W;
@@ -366,8 +378,12 @@ find_file(struct sup_req *r, int nr, const uint64_t a[6], struct uv_call *u)
 	    O_NOFOLLOW : 0), 0);
 	if (fd < 0)
 		return fd;
-	/* no path: a descriptor's own file, as OpenBSD's f* calls */
-	if (path_buf[0] != '\0' && !sup_unveil_allows(r, (int)fd, u->need)) {
+	/*
+	 * No path: a descriptor's own file, as OpenBSD's f* calls; but
+	 * the working directory is no descriptor the caller opened.
+	 */
+	if ((path_buf[0] != '\0' || u->dirfd == AT_FDCWD) &&
+	    !sup_unveil_allows(r, (int)fd, u->need)) {
 		tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
 		return -EACCES;
 	}
@@ -434,6 +450,47 @@ domain_allowed(struct sup_req *r, long sock)
 }
 
 /*
+ * The helpers that wait for a connection, a few at a time: one more
+ * while these wait is answered EAGAIN.  Each is a pidfd, readable once
+ * the helper is gone (it is reaped unwaited for: SIGCHLD ignored).
+ */
+#define MAXHELPERS	8
+
+static int	helpers[MAXHELPERS];
+static int	nhelpers;
+
+static int
+helpers_busy(void)
+{
+	struct pollfd p;
+	struct timespec zero = { 0, 0 };
+	int i;
+
+	for (i = nhelpers - 1; i >= 0; i--) {
+		p.fd = helpers[i];
+		p.events = POLLIN;
+		p.revents = 0;
+		if (tame__sys(SYS_ppoll, (long)&p, 1, (long)&zero, 0, 8, 0) ==
+		    0)
+			continue;	/* still waiting */
+		tame__sys(SYS_close, helpers[i], 0, 0, 0, 0, 0);
+		helpers[i] = helpers[--nhelpers];
+	}
+	return nhelpers == MAXHELPERS;
+}
+
+static void
+helper_started(long pid)
+{
+	long fd = tame__sys(SYS_pidfd_open, pid, 0, 0, 0, 0, 0);
+
+	if (fd >= 0 && nhelpers < MAXHELPERS)
+		helpers[nhelpers++] = (int)fd;
+	else if (fd >= 0)
+		tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
+}
+
+/*
  * connect() on the caller's socket (the same open file), to the checked
  * address.  One that would wait is made by a helper process of the
  * supervisor's, which answers the caller when it returns: the
@@ -459,6 +516,10 @@ connect_call(struct sup_req *r, const uint64_t a[6])
 		goto out;
 	fl = tame__sys(SYS_fcntl, sock, F_GETFL, 0, 0, 0, 0);
 	if (fl >= 0 && !(fl & O_NONBLOCK)) {
+		if (helpers_busy()) {
+			ret = -EAGAIN;	/* as a full queue answers */
+			goto out;
+		}
 		pid = tame__sys(SYS_clone, SIGCHLD, 0, 0, 0, 0, 0);
 		if (pid == 0) {
 			sup_answer(r, tame__sys(SYS_connect, sock, (long)&addr,
@@ -466,6 +527,7 @@ connect_call(struct sup_req *r, const uint64_t a[6])
 			tame__sys(SYS_exit_group, 0, 0, 0, 0, 0, 0);
 		}
 		if (pid > 0) {
+			helper_started(pid);
 			r->answered = 1;	/* the helper will */
 			ret = 0;
 			goto out;
@@ -678,6 +740,14 @@ sup_unveil_call(struct sup_req *r, struct tame_ask *q)
 		    &st, sizeof(st)) != 0)
 			ret = -EFAULT;
 		break;
+	case SYS_statfs: {
+		struct statfs fs;
+
+		ret = tame__sys(SYS_fstatfs, fd, (long)&fs, 0, 0, 0, 0);
+		if (ret == 0 && sup_write(r, a[1], &fs, sizeof(fs)) != 0)
+			ret = -EFAULT;
+		break;
+	}
 	case SYS_statx: {
 		static char stx[256];	/* struct statx, and room */
 

@@ -242,6 +242,7 @@ struct tame_ksigaction {
 
 struct sigaction;
 int	tame__install_handler(struct sigaction *);
+void	tame__restore_handler(const struct sigaction *);
 
 /*
  * Before the first filter of a single-threaded process: actions set

@@ -129,7 +129,8 @@ tame__trap_allows(tame_atoms held, int nr, const uint64_t a[6],
 		    xattr_name_ok(s->name));
 	case SYS_sendmsg:
 	case SYS_sendmmsg:
-		return !s->rights;
+		/* trapped under unveil's lock (a name) with sendfd, or free */
+		return !s->rights || (held & (TAME_CMSG | TAME__FREE));
 	case SYS_recvmsg:
 	case SYS_recvmmsg:		/* descriptors are never installed */
 		return 1;
