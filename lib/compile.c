@@ -679,6 +679,19 @@ split_first_leaf(struct first_leaf *f, int nr, int lo, int hi,
 	return l.nrows <= FIRST_ROWS;
 }
 
+/* Does the row compare an argument with a value of the process's? */
+static int
+asks_process(const struct tame_rule *r)
+{
+	int k, op;
+
+	for (k = 0; k < TAME_MAXCOND && (op = r->cond[k].op) != TC_END; k++)
+		if (op == TC_SELF || op == TC_OWNUID || op == TC_OWNGID ||
+		    op == TC_UVID || op == TC_WITHIN)
+			return 1;
+	return 0;
+}
+
 /*
  * Did the first filter send every call a later pair matches to the
  * supervisor?  The pair is (a, e), the later sets' rows arow[i] and
@@ -702,8 +715,14 @@ pair_routed(const struct first_leaf *f, const struct tame_rule *a,
 			if ((row = k ? f->e[n].row2 : f->e[n].row) == NO_ROW)
 				continue;
 			x = &tame_rules[row];
-			missed = seen_before(arow, i, row) ||
-			    seen_before(erow, j, row) ||
+			/*
+			 * A row that compares the process's own values (ids,
+			 * pid, claims, unveil rules) may have met in the first
+			 * filter, made with other values, what it missed here.
+			 */
+			missed = (!asks_process(x) &&
+			    (seen_before(arow, i, row) ||
+			    seen_before(erow, j, row))) ||
 			    (a != NULL && exclusive(x, a)) ||
 			    (e != NULL && exclusive(x, e));
 		}

@@ -1002,8 +1002,8 @@ const struct tame_rule tame_rules[] = {
 	 * waits): none, for the supervisor tells an exec'd image from the
 	 * one that pledged by its memory (sup_procs.c).
 	 */
-	{ SYS(clone), PROC, .cond = { IN(0, CLONE_NEVER, 0), IN(0,
-	    CLONE_VM | CLONE_VFORK, 0, CLONE_VFORK, CLONE_VM | CLONE_VFORK) },
+	{ SYS(clone), PROC, .cond = { IN(0, CLONE_NEVER | CLONE_VM |
+	    CLONE_VFORK, 0, CLONE_VFORK, CLONE_VM | CLONE_VFORK) },
 	    .why = "fork, vfork; never namespaces, tracing, shared memory" },
 #ifdef __NR_fork
 	{ SYS(fork), PROC, .why = WHY_PROC },

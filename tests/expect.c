@@ -16,12 +16,19 @@
 
 int expect_pid;
 const struct tame_ids *expect_ids;
+uint32_t expect_uvid;
 
+/*
+ * Not pledged (policy.h, TAME__FREE), no call is a violation: the
+ * kernel alone judges what no row decides.  A TA_DENY row only names a
+ * violation's reason, and answers as the violation.
+ */
 uint32_t
 expect_row_ret(int row, tame_atoms held, int landlock_ok)
 {
-	if (row < 0)
-		return tame_violation_ret(held);
+	if (row < 0 || tame_rules[row].action == TA_DENY)
+		return (held & TAME__FREE) ? SECCOMP_RET_ALLOW :
+		    tame_violation_ret(held);
 	return tame_rule_ret(&tame_rules[row], held, landlock_ok);
 }
 
@@ -36,8 +43,8 @@ expect_ret(tame_atoms held, int landlock_ok, uint32_t arch, int nr,
 		return SECCOMP_RET_KILL_PROCESS;
 #endif
 	return expect_row_ret(tame_policy_match(held, nr, args,
-	    &(struct tame_origin){ expect_pid, expect_ids, 0 }), held,
-	    landlock_ok);
+	    &(struct tame_origin){ expect_pid, expect_ids, 0, expect_uvid }),
+	    held, landlock_ok);
 }
 
 /* Severity is the action compared as a signed number (seccomp(2)). */

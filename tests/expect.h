@@ -11,7 +11,10 @@
 
 #include <stdint.h>
 
-/* A row's answer under (held, landlock_ok); row -1 is a violation. */
+/*
+ * A row's answer under (held, landlock_ok); row -1 is a violation, which
+ * under TAME__FREE (not pledged) is allowed.
+ */
 uint32_t expect_row_ret(int row, tame_atoms held, int landlock_ok);
 
 /*
@@ -21,6 +24,7 @@ uint32_t expect_row_ret(int row, tame_atoms held, int landlock_ok);
  */
 extern int expect_pid;
 extern const struct tame_ids *expect_ids;	/* TC_OWNUID/GID's; NULL */
+extern uint32_t expect_uvid;			/* TC_UVID's; 0 */
 
 /*
  * One filter for (held, landlock_ok): the prologue as specified (foreign

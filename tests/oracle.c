@@ -59,7 +59,30 @@
  *
  * The supervisor's claims.  TC_WITHIN (the request's atoms, one half
  * each, all held) is (arg & ~held-half) == 0 on the low 32 bits: one
- * block, with the mask's high word clear as for TC_IN.
+ * block, with the mask's high word clear as for TC_IN.  Under FREE (not
+ * pledged: every atom) it is no block at all.  TC_UVID (the unveil
+ * rules' number, tame_oracle_set_uvid) is (arg & 0xffffffff) == uvid.
+ *
+ * Not pledged (TAME__FREE): only the rows tame_rule_applies() lets
+ * apply are read, and a call none decides is allowed: the context's
+ * default action is SCMP_ACT_ALLOW, not the violation.
+ *
+ * Exec splits (compile.h: one filter for the process's set and its
+ * exec'd images').  Each set's rows become pieces as above (partition:
+ * a piece per row, the tuples no earlier row with another answer
+ * claims, and the fallback's), pieces of the two sets are met cube by
+ * cube, and each meeting gets the answer split_answer() makes of the
+ * pair: written from compile.h's and supervisor.h's words (what an
+ * image does with a trap, the calls the supervisor always sees), not
+ * read from compile.c's leaves.  A later split's routing (the pairs of
+ * rows whose calls the first split sends the supervisor, which the
+ * later one lets through to it) is the one part that must be
+ * compile.c's own rule, reread from the rows' words exactly as
+ * conservatively (split_routing()): a more precise one would answer
+ * otherwise, not more rightly.  t_oracle.c checks the rule itself
+ * against the first split's compiled program.  Meetings of different
+ * pairs are disjoint, so union semantics cannot mix them.  USER_NOTIF
+ * has a stand-in, as the emulation trap has.
  *
  * libtame's marker.  A marked row (policy.h, TAME_MARK) compares a whole
  * low word with one value, and every later row of its call with another
@@ -77,7 +100,11 @@
  * their marker compares hold; and joins them behind a few instructions
  * of its own that send a call of those to the second exactly when the
  * low word of its marked argument is the marker.  Each context is exact
- * on the calls sent to it, so the joined program is exact on all.
+ * on the calls sent to it, so the joined program is exact on all.  The
+ * supervisor's request is joined the same way on its HELLO compare (a
+ * whole low word, one value: struct gate), whose 32 blocks multiplied
+ * with the claims' complement on two arguments (some 60 blocks) came
+ * to 1800 rules, the program past BPF_MAXINSNS.
  * tame_oracle_ctx() stays the one exact context, for those that load it.
  *
  * The prologue.  Bad architecture: SCMP_FLTATR_ACT_BADARCH is
@@ -88,8 +115,10 @@
  */
 #include <sys/mman.h>
 #include <sys/types.h>
+#include <asm/unistd.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
+#include <linux/sched.h>
 #include <linux/seccomp.h>
 
 #include <errno.h>
@@ -346,31 +375,162 @@ tame_oracle_set_ids(const struct tame_ids *ids)
 	oracle_ids = ids;
 }
 
+/* The number TC_UVID rows compare with (tame_target.uvid). */
+static uint32_t oracle_uvid;
+
+void
+tame_oracle_set_uvid(uint32_t uvid)
+{
+	oracle_uvid = uvid;
+}
+
+/*
+ * A call no row decides: a violation, unless the target is not pledged
+ * (policy.h, TAME__FREE), where the kernel alone judges it.  A TA_DENY
+ * row only names the violation's reason: its answer is the same.
+ */
+static uint32_t
+oracle_violation(tame_atoms held)
+{
+	return (held & TAME__FREE) ? SECCOMP_RET_ALLOW :
+	    tame_violation_ret(held);
+}
+
+static uint32_t
+oracle_rule_ret(const struct tame_rule *t, tame_atoms held, int landlock_ok)
+{
+	if (t->action == TA_DENY)
+		return oracle_violation(held);
+	return tame_rule_ret(t, held, landlock_ok);
+}
+
+/* Is c a whole low word compared with one value? */
+static int
+one_word(const struct tame_cond *c)
+{
+	return c->op == TC_IN && c->nval == 1 && c->mask == 0xffffffffu;
+}
+
 /* Is c a marker compare (policy.h, tame_rule_marked)? */
 static int
 is_marker(const struct tame_cond *c)
 {
-	return c->op == TC_IN && c->nval == 1 && c->mask == 0xffffffffu &&
-	    c->val[0] == TAME_MARK;
+	return one_word(c) && c->val[0] == TAME_MARK;
+}
+
+/*
+ * A call's gate (see the top of this file): the argument and value by
+ * which the join sends its calls to one context or the other.  The
+ * marker, where a row of the call is marked; else, for a call whose
+ * rows compare claims (TC_WITHIN) and whose rows also compare a whole
+ * low word with one value (the supervisor's HELLO), that compare: the
+ * claims' complement, some 60 blocks, multiplied with the 32 blocks of
+ * that word's came to 1800 rules, past BPF_MAXINSNS with the rest.
+ * arg -1: no gate; -2: markers on two arguments (never with this
+ * table: the join would have to look at both).
+ */
+struct gate {
+	int		 arg;
+	uint32_t	 val;
+};
+
+static struct gate
+call_gate(int nr)
+{
+	const struct tame_cond *c;
+	struct gate g = { -1, 0 }, word = { -1, 0 };
+	int i, k, claims = 0;
+
+	for (i = 0; i < tame_nrules; i++) {
+		if (tame_rules[i].nr != nr)
+			continue;
+		for (k = 0; k < TAME_MAXCOND; k++) {
+			c = &tame_rules[i].cond[k];
+			if (c->op == TC_END)
+				break;
+			claims |= c->op == TC_WITHIN;
+			if (one_word(c) && word.arg == -1) {
+				word.arg = c->arg;
+				word.val = c->val[0];
+			}
+			if (!is_marker(c))
+				continue;
+			if (g.arg != -1 && g.arg != c->arg)
+				g.arg = -2;
+			else if (g.arg != -2) {
+				g.arg = c->arg;
+				g.val = TAME_MARK;
+			}
+		}
+	}
+	if (g.arg == -1 && claims)
+		return word;
+	return g;
+}
+
+/* The gate of each row's call, found once. */
+static struct gate *row_gates;
+
+static const struct gate *
+gate_of(const struct tame_rule *r)
+{
+	int i, j;
+
+	if (row_gates == NULL) {
+		if ((row_gates = calloc(tame_nrules, sizeof(*row_gates))) ==
+		    NULL)
+			abort();
+		for (i = 0; i < tame_nrules; i++) {
+			for (j = 0; j < i &&
+			    tame_rules[j].nr != tame_rules[i].nr; j++)
+				;
+			row_gates[i] = j < i ? row_gates[j] :
+			    call_gate(tame_rules[i].nr);
+		}
+	}
+	return &row_gates[r - tame_rules];
+}
+
+/* Is c, a compare of row r, its call's gate? */
+static int
+is_gate(const struct tame_rule *r, const struct tame_cond *c)
+{
+	const struct gate *g = gate_of(r);
+
+	return one_word(c) && c->arg == g->arg && c->val[0] == g->val;
+}
+
+/* Does row r compare its call's gate? */
+static int
+row_gated(const struct tame_rule *r)
+{
+	int k;
+
+	for (k = 0; k < TAME_MAXCOND && r->cond[k].op != TC_END; k++)
+		if (is_gate(r, &r->cond[k]))
+			return 1;
+	return 0;
 }
 
 /*
  * Which calls a context decides as the table does: every call (SIDE_ALL),
  * those whose marked argument is not the marker (SIDE_UNMARKED: marker
  * compares fail), or those whose marked argument is (SIDE_MARKED: they
- * hold).
+ * hold).  "Marker" here is the call's gate (struct gate): the marker,
+ * or the supervisor's HELLO.
  */
 #define SIDE_ALL	-1
 #define SIDE_UNMARKED	0
 #define SIDE_MARKED	1
 
 /*
- * The tuples one row's conditions hold for, under held, on one side of
- * the marker.  Values with bits outside the mask never match and are
- * left out.
+ * The tuples one row's conditions hold for, on one side of the marker,
+ * a claim compared with the atoms within (the target's held; an exec
+ * split's, both sets: compile.h).  Values with bits outside the mask
+ * never match and are left out.
  */
 static void
-row_region(const struct tame_rule *rule, tame_atoms held, int side,
+row_region(const struct tame_rule *rule, tame_atoms within, int side,
     struct region *r)
 {
 	const struct tame_cond *c;
@@ -383,9 +543,9 @@ row_region(const struct tame_rule *rule, tame_atoms held, int side,
 		nb = 0;
 		switch (c->op) {
 		case TC_IN:
-			if (side == SIDE_MARKED && is_marker(c))
+			if (side == SIDE_MARKED && is_gate(rule, c))
 				continue;	/* holds */
-			if (side == SIDE_UNMARKED && is_marker(c))
+			if (side == SIDE_UNMARKED && is_gate(rule, c))
 				break;		/* nb == 0: never */
 			for (j = 0; j < c->nval; j++)
 				if ((c->val[j] & ~c->mask) == 0)
@@ -399,8 +559,14 @@ row_region(const struct tame_rule *rule, tame_atoms held, int side,
 			b[nb++].nz = 1;
 			break;
 		case TC_WITHIN:		/* nothing but held atoms claimed */
-			b[nb++] = blk_eq(~(uint32_t)(held >> (c->val[0] ?
-			    32 : 0)), 0);
+			if (within & TAME__FREE)
+				continue;	/* not pledged: every atom */
+			/* the states are no one's to claim: unchecked */
+			b[nb++] = blk_eq(~(uint32_t)((within | TAME__STATE) >>
+			    (c->val[0] ? 32 : 0)), 0);
+			break;
+		case TC_UVID:		/* the low half: the rules' */
+			b[nb++] = blk_eq(0xffffffffu, oracle_uvid);
 			break;
 		case TC_SELF:		/* the low half, as an int */
 			if (oracle_pid > 0)
@@ -439,12 +605,22 @@ region_is_all(const struct region *r)
 	return 1;
 }
 
+/*
+ * libseccomp 2.5.4 takes SCMP_ACT_NOTIFY only at API level 5, where the
+ * kernel it runs on has it; the oracle loads nothing, and an exec
+ * split's programs (compile.h) answer SECCOMP_RET_USER_NOTIF: another
+ * stand-in, turned back after export like TAME_ORACLE_EMULATE.
+ */
+#define ORACLE_NOTIF	SCMP_ACT_TRACE(0x7e32)
+
 /* The libseccomp action for a seccomp return value. */
 static uint32_t
 scmp_action(uint32_t ret)
 {
 	if (ret == (SECCOMP_RET_TRAP | TAME_TRAP_EMULATE))
 		return TAME_ORACLE_EMULATE;
+	if (ret == SECCOMP_RET_USER_NOTIF)
+		return ORACLE_NOTIF;
 	return ret;		/* SCMP_ACT_* are the kernel's values */
 }
 
@@ -480,65 +656,634 @@ emit_region(scmp_filter_ctx ctx, int nr, const struct region *r,
 }
 
 /*
- * All rules for one syscall.  Rows are read as compile.c and match.c
- * read them: applicable rows in table order, up to the first one without
- * conditions, whose action is the fallback.
+ * What one oracle program is for: the fields of struct tame_target that
+ * decide a call, less the process's values (oracle_pid, oracle_ids,
+ * oracle_uvid).
+ */
+struct otarget {
+	tame_atoms	 held;
+	int		 landlock_ok;
+	int		 split;		/* TAME_SPLIT_* */
+	tame_atoms	 exec_held;
+	tame_atoms	 split_held;	/* LATER: the first split's */
+	tame_atoms	 split_exec;
+};
+
+/*
+ * The tuples of a call that one answer of one set of atoms takes: a
+ * region, the answer, and (an exec split's held set) whether the row is
+ * clone's for a thread, which the supervisor need not see.
+ */
+struct piece {
+	struct region	 r;
+	uint32_t	 act;
+	int		 thread;
+	int		 row;		/* the row; the fallback's: the row
+					   it was taken from, or -1 */
+	int		 tag;		/* a later split's routing class */
+};
+
+#define NO_SKIP		0xffffffffu	/* no act: all pieces built */
+
+/* Is the row clone's for a thread (a thread is not a new process)? */
+static int
+thread_row(const struct tame_rule *t)
+{
+	return t != NULL && t->nr == __NR_clone && t->cond[0].op == TC_IN &&
+	    t->cond[0].arg == 0 && (t->cond[0].val[0] & CLONE_THREAD);
+}
+
+static int
+same_answer(const struct piece *a, const struct piece *b)
+{
+	return a->act == b->act && a->thread == b->thread && a->tag == b->tag;
+}
+
+/*
+ * All of call nr under held, on one side of the marker, as pieces (the
+ * table's first-match meaning, rewritten into regions libseccomp means
+ * alike in any order).  Rows are read as compile.c and match.c read
+ * them: applicable rows in table order, up to the first one without
+ * conditions, whose answer is the fallback.  Row i keeps only the
+ * tuples no earlier row with another answer claims; the fallback gets
+ * the complement of every row with another answer.  A tuple in row i's
+ * piece really is answered as row i: the first row it matches has that
+ * answer or it would have been subtracted.  Pieces of one answer may
+ * overlap, harmless under union semantics; of two, never.  Where tagged,
+ * clone's thread row is an answer of its own; with rowtag, each row's
+ * tag (rowtag[row + 1], a later split's routing class) is part of its
+ * answer too.  Pieces whose act is skip
+ * are left empty: the caller only needs them subtracted.  p needs room
+ * for MAXROWS + 1.  Returns the count, the fallback's last, or -errno.
  */
 static int
-add_syscall(scmp_filter_ctx ctx, int nr, tame_atoms held, int landlock_ok,
-    int side)
+partition(int nr, tame_atoms held, tame_atoms within, int landlock_ok,
+    int side, int tagged, const int *rowtag, uint32_t skip, struct piece *p)
 {
-	struct row rows[MAXROWS];
+	static struct region rows[MAXROWS];
 	const struct tame_rule *t;
-	struct region fb;
-	uint32_t dflt = tame_violation_ret(held), fallback = dflt;
-	int i, j, n = 0, rc = 0;
+	struct piece fb = { .act = oracle_violation(held), .row = -1,
+	    .tag = rowtag != NULL ? rowtag[0] : 0 };
+	int i, j, n = 0;
 
 	for (i = 0; i < tame_nrules; i++) {
 		t = &tame_rules[i];
 		if (t->nr != nr || !tame_rule_applies(t, held))
 			continue;
-		if (n == MAXROWS) {
-			rc = -E2BIG;	/* never with this table */
-			break;
+		if (n == MAXROWS) {	/* never with this table */
+			for (j = 0; j < n; j++)
+				region_free(&rows[j]);
+			return -E2BIG;
 		}
-		row_region(t, held, side, &rows[n].r);
-		rows[n].act = tame_rule_ret(t, held, landlock_ok);
-		if (region_is_all(&rows[n].r)) {
-			fallback = rows[n].act;
-			region_free(&rows[n].r);
+		row_region(t, within, side, &rows[n]);
+		p[n].act = oracle_rule_ret(t, held, landlock_ok);
+		p[n].thread = tagged && thread_row(t);
+		p[n].row = i;
+		p[n].tag = rowtag != NULL ? rowtag[i + 1] : 0;
+		if (region_is_all(&rows[n])) {
+			fb = p[n];
+			region_free(&rows[n]);
 			break;
 		}
 		n++;
 	}
-
-	/* Row i: what no earlier row with another action claims. */
-	for (i = 0; i < n && rc == 0; i++) {
-		struct region eff;
-
-		if (rows[i].act == dflt)
+	p[n] = fb;
+	for (i = 0; i <= n; i++) {
+		memset(&p[i].r, 0, sizeof(p[i].r));
+		if (p[i].act == skip)
 			continue;
-		memset(&eff, 0, sizeof(eff));
-		for (j = 0; j < rows[i].r.n; j++)
-			region_add(&eff, &rows[i].r.c[j]);
-		for (j = 0; j < i; j++)
-			if (rows[j].act != rows[i].act)
-				region_sub(&eff, &rows[j].r);
-		rc = emit_region(ctx, nr, &eff, rows[i].act);
-		region_free(&eff);
-	}
-
-	/* The fallback: whatever no row with another action holds. */
-	if (rc == 0 && fallback != dflt) {
-		region_all(&fb);
-		for (j = 0; j < n; j++)
-			if (rows[j].act != fallback)
-				region_sub(&fb, &rows[j].r);
-		rc = emit_region(ctx, nr, &fb, fallback);
-		region_free(&fb);
+		if (i < n)
+			for (j = 0; j < rows[i].n; j++)
+				region_add(&p[i].r, &rows[i].c[j]);
+		else
+			region_all(&p[i].r);
+		for (j = 0; j < i && j < n; j++)
+			if (!same_answer(&p[j], &p[i]))
+				region_sub(&p[i].r, &rows[j]);
 	}
 	for (i = 0; i < n; i++)
-		region_free(&rows[i].r);
+		region_free(&rows[i]);
+	return n + 1;
+}
+
+/* All rules for one syscall, under one set. */
+static int
+add_syscall(scmp_filter_ctx ctx, int nr, tame_atoms held, int landlock_ok,
+    int side)
+{
+	static struct piece p[MAXROWS + 1];
+	uint32_t dflt = oracle_violation(held);
+	int i, n, rc = 0;
+
+	if ((n = partition(nr, held, held, landlock_ok, side, 0, NULL, dflt,
+	    p)) < 0)
+		return n;
+	for (i = 0; i < n; i++) {
+		if (rc == 0 && p[i].act != dflt)
+			rc = emit_region(ctx, nr, &p[i].r, p[i].act);
+		region_free(&p[i].r);
+	}
+	return rc;
+}
+
+/*
+ * An exec split (compile.h, tame_target.split): each call answered by
+ * the held set and by the exec'd images' set, and the two answers made
+ * one.  What that one is, is the split's specification, written here
+ * from compile.h's and supervisor.h's words rather than read from
+ * compile.c's leaves: the sets' answers, what an image does with an
+ * answer where no handler of libtame's may be there, and the calls the
+ * supervisor sees whatever the sets say.
+ *
+ * An answer, where no handler may take a trap: a signal mask call is
+ * made as asked; the first split sends every other trap, and a
+ * violation, to the supervisor; a later one keeps them.
+ */
+static uint32_t
+split_map(uint32_t ret, int nr, int split)
+{
+	if (ret == (SECCOMP_RET_TRAP | TAME_TRAP_EMULATE)) {
+		if (nr == __NR_rt_sigprocmask || nr == __NR_rt_sigaction)
+			return SECCOMP_RET_ALLOW;
+		return split == TAME_SPLIT_FIRST ? SECCOMP_RET_USER_NOTIF : ret;
+	}
+	if (ret == (SECCOMP_RET_TRAP | TAME_TRAP_REPORT) &&
+	    split == TAME_SPLIT_FIRST)
+		return SECCOMP_RET_USER_NOTIF;
+	return ret;
+}
+
+/* Every exec, every new process (not a thread) and its own request. */
+static int
+supervised(int nr, int thread)
+{
+	switch (nr) {
+	case __NR_execve:
+	case __NR_execveat:
+#ifdef __NR_fork
+	case __NR_fork:
+	case __NR_vfork:
+#endif
+	case TAME_ASK_NR:
+		return 1;
+	case __NR_clone:
+		return !thread;
+	}
+	return 0;
+}
+
+/* The kernel's precedence: the lower action, as a signed number. */
+static uint32_t
+more_severe(uint32_t a, uint32_t b)
+{
+	return (int32_t)(b & SECCOMP_RET_ACTION_FULL) <
+	    (int32_t)(a & SECCOMP_RET_ACTION_FULL) ? b : a;
+}
+
+/*
+ * The split's answer from the held set's (ra; thread: clone's thread
+ * row decided it) and the exec set's (re).  The first split: both alike
+ * and not the supervisor's by nature, that answer; else the supervisor.
+ * A later one, for a call the first sends the supervisor whatever its
+ * arguments (routed): both alike and no trap, that answer, else the
+ * supervisor judges it (allowed here); any other call: the narrower.
+ */
+static uint32_t
+split_answer(int split, int nr, uint32_t ra, int thread, uint32_t re,
+    int routed)
+{
+	uint32_t ma = split_map(ra, nr, split), me = split_map(re, nr, split);
+
+	if (split == TAME_SPLIT_FIRST) {
+		if (ma != me || (ma == SECCOMP_RET_ALLOW &&
+		    supervised(nr, thread)))
+			return SECCOMP_RET_USER_NOTIF;
+		return ma;
+	}
+	if (routed)
+		return ma == me && (ma & SECCOMP_RET_ACTION_FULL) !=
+		    SECCOMP_RET_TRAP ? ma : SECCOMP_RET_ALLOW;
+	return more_severe(ma, me);
+}
+
+/* r's tuples that s holds too, added to out. */
+static void
+region_meet(const struct region *r, const struct region *s,
+    struct region *out)
+{
+	struct region one;
+	int i, j, k;
+
+	out->nomem |= r->nomem | s->nomem;
+	for (i = 0; i < r->n; i++)
+		for (j = 0; j < s->n; j++) {
+			if (!cube_meets(&r->c[i], &s->c[j]))
+				continue;
+			memset(&one, 0, sizeof(one));
+			region_add(&one, &r->c[i]);
+			for (k = 0; k < NARGS; k++)
+				if (!blk_any(&s->c[j].a[k]))
+					region_and(&one, k, &s->c[j].a[k], 1);
+			for (k = 0; k < one.n; k++)
+				region_add(out, &one.c[k]);
+			out->nomem |= one.nomem;
+			region_free(&one);
+		}
+}
+
+/* What a split's claims are compared with: either set's atoms. */
+static tame_atoms
+split_within(tame_atoms held, tame_atoms exec_held)
+{
+	return held | (exec_held & ~TAME__INTERNAL);
+}
+
+/*
+ * A later split's routing (compile.h): which of its calls the first
+ * split sends the supervisor whatever they are, so that the later one
+ * may let them through to it.  Decided per pair of rows, the later held
+ * set's row a and its exec set's row e (each a row, or past the last:
+ * the fallback), as compile.c's words decide it, conservatively on
+ * purpose: a call of the pair matched neither set's rows before a and
+ * e; so it meets no entry of the first split's leaf for the call that
+ * names one of those rows, and none with a row that compares an
+ * argument of a or e with values disjoint from theirs (exclusive()).
+ * Every other entry, and the first leaf's fallback, must answer the
+ * supervisor; a first leaf of more than FIRST_ROWS entries routes
+ * nothing.  The first leaf's entries are its pairs of rows as a split's
+ * leaf lists them: each set's rows in table order and its fallback
+ * last, pairs of rows that could not hold together (exclusive, or a row
+ * one set already passed over) left out, and trailing entries that
+ * answer as its fallback dropped.  All of it is read from the rows'
+ * words, not from what the rows match: the oracle must be exactly as
+ * conservative as the compiler, no more precise.
+ */
+#define FIRST_ROWS	64
+
+/* One set's rows of a call, as a split's leaf lists them. */
+struct setrows {
+	int		 row[MAXROWS];	/* table indices, in order */
+	uint32_t	 ret[MAXROWS];
+	int		 thread[MAXROWS];
+	int		 n;
+	int		 end;		/* the row taken as the fallback; -1 */
+	uint32_t	 fb;		/* the answer past the last row */
+};
+
+/* Can the row never match for this process (no pid, no ids)? */
+static int
+never_named(const struct tame_rule *t)
+{
+	int k;
+
+	for (k = 0; k < TAME_MAXCOND && t->cond[k].op != TC_END; k++)
+		switch (t->cond[k].op) {
+		case TC_SELF:
+			if (oracle_pid <= 0)
+				return 1;
+			break;
+		case TC_OWNUID:
+		case TC_OWNGID:
+			if (oracle_ids == NULL)
+				return 1;
+			break;
+		}
+	return 0;
+}
+
+/* Does the row test nothing under held (not pledged: claims hold)? */
+static int
+tests_nothing(const struct tame_rule *t, tame_atoms held)
+{
+	int k;
+
+	for (k = 0; k < TAME_MAXCOND && t->cond[k].op != TC_END; k++)
+		if (!(held & TAME__FREE) || t->cond[k].op != TC_WITHIN)
+			return 0;
+	return 1;
+}
+
+static int
+set_rows(int nr, tame_atoms held, int landlock_ok, struct setrows *s)
+{
+	const struct tame_rule *t;
+	int i;
+
+	s->n = 0;
+	s->end = -1;
+	s->fb = oracle_violation(held);
+	for (i = 0; i < tame_nrules; i++) {
+		t = &tame_rules[i];
+		if (t->nr != nr || !tame_rule_applies(t, held) ||
+		    never_named(t))
+			continue;
+		if (tests_nothing(t, held)) {
+			s->end = i;
+			s->fb = oracle_rule_ret(t, held, landlock_ok);
+			break;
+		}
+		if (s->n == MAXROWS)
+			return -E2BIG;	/* never with this table */
+		s->row[s->n] = i;
+		s->thread[s->n] = thread_row(t);
+		s->ret[s->n++] = oracle_rule_ret(t, held, landlock_ok);
+	}
+	return 0;
+}
+
+/*
+ * Does row r compare an argument with a value of the process's (ids,
+ * pid, claims, unveil rules), which a first filter made with other
+ * values may have met where a later one missed?
+ */
+static int
+asks_process(int r)
+{
+	int k, op;
+
+	for (k = 0; k < TAME_MAXCOND &&
+	    (op = tame_rules[r].cond[k].op) != TC_END; k++)
+		if (op == TC_SELF || op == TC_OWNUID || op == TC_OWNGID ||
+		    op == TC_UVID || op == TC_WITHIN)
+			return 1;
+	return 0;
+}
+
+/* Is row among the first upto rows of s? */
+static int
+passed_over(const struct setrows *s, int upto, int row)
+{
+	int k;
+
+	for (k = 0; k < upto; k++)
+		if (s->row[k] == row)
+			return 1;
+	return 0;
+}
+
+/*
+ * Do rows x and y compare one argument with values that rule each
+ * other out: NULL against NOTNULL, or values, under one mask, none of
+ * which the other names?  (Compares of two masks are not weighed.)
+ */
+static int
+rows_exclusive(int x, int y)
+{
+	const struct tame_cond *c, *d;
+	int i, j, k, l, common;
+
+	for (i = 0; i < TAME_MAXCOND; i++) {
+		c = &tame_rules[x].cond[i];
+		if (c->op == TC_END)
+			break;
+		for (j = 0; j < TAME_MAXCOND; j++) {
+			d = &tame_rules[y].cond[j];
+			if (d->op == TC_END)
+				break;
+			if (c->arg != d->arg)
+				continue;
+			if ((c->op == TC_NULL && d->op == TC_NOTNULL) ||
+			    (c->op == TC_NOTNULL && d->op == TC_NULL))
+				return 1;
+			if (c->op != TC_IN || d->op != TC_IN ||
+			    c->mask != d->mask)
+				continue;
+			common = 0;
+			for (k = 0; k < c->nval; k++)
+				for (l = 0; l < d->nval; l++)
+					common |= c->val[k] == d->val[l];
+			if (!common)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* The rows of the pair (i, j) of two sets' lists, -1 past the last. */
+#define ROW_AT(s, i)	((i) < (s)->n ? (s)->row[i] : -1)
+
+/* Could pair (i, j) of a and e hold together (compile.c leaves it in)? */
+static int
+pair_possible(const struct setrows *a, int i, const struct setrows *e,
+    int j)
+{
+	int x = ROW_AT(a, i), y = ROW_AT(e, j);
+
+	if (x >= 0 && y >= 0 && rows_exclusive(x, y))
+		return 0;
+	return !(y >= 0 && passed_over(a, i, y)) &&
+	    !(x >= 0 && passed_over(e, j, x));
+}
+
+struct entry {
+	int		 row[2];	/* -1: none */
+	uint32_t	 ret;
+};
+
+/* The first split's leaf for a call. */
+struct first_leaf {
+	struct entry	 e[(MAXROWS + 1) * (MAXROWS + 1)];
+	int		 n;
+	int		 ok;		/* 0: too many rows, nothing routed */
+	uint32_t	 fb;
+};
+
+static void
+first_leaf(const struct otarget *t, int nr, struct first_leaf *f)
+{
+	static struct setrows a, e;
+	uint32_t ret;
+	int i, j;
+
+	f->n = 0;
+	f->ok = 0;
+	f->fb = 0;
+	if (set_rows(nr, t->split_held, t->landlock_ok, &a) != 0 ||
+	    set_rows(nr, t->split_exec, t->landlock_ok, &e) != 0)
+		return;
+	for (i = 0; i <= a.n; i++)
+		for (j = 0; j <= e.n; j++) {
+			if (!pair_possible(&a, i, &e, j))
+				continue;
+			ret = split_answer(TAME_SPLIT_FIRST, nr,
+			    i < a.n ? a.ret[i] : a.fb, i < a.n && a.thread[i],
+			    j < e.n ? e.ret[j] : e.fb, 0);
+			if (i == a.n && j == e.n) {
+				f->fb = ret;
+				break;
+			}
+			f->e[f->n].row[0] = ROW_AT(&a, i);
+			f->e[f->n].row[1] = ROW_AT(&e, j);
+			f->e[f->n++].ret = ret;
+		}
+	while (f->n > 0 && f->e[f->n - 1].ret == f->fb)
+		f->n--;
+	f->ok = f->n <= FIRST_ROWS;
+}
+
+/* Does the first leaf send every call of pair (i, j) the supervisor? */
+static int
+pair_routed(const struct first_leaf *f, const struct setrows *a, int i,
+    const struct setrows *e, int j)
+{
+	int x = ROW_AT(a, i), y = ROW_AT(e, j), n, k, r, met;
+
+	if (!f->ok || f->fb != SECCOMP_RET_USER_NOTIF)
+		return 0;
+	for (n = 0; n < f->n; n++) {
+		if (f->e[n].ret == SECCOMP_RET_USER_NOTIF)
+			continue;
+		for (met = 1, k = 0; k < 2 && met; k++) {
+			if ((r = f->e[n].row[k]) < 0)
+				continue;
+			/* compile.c: a row of the process's values */
+			met = ((asks_process(r) || (!passed_over(a, i, r) &&
+			    !passed_over(e, j, r)))) &&
+			    !(x >= 0 && rows_exclusive(r, x)) &&
+			    !(y >= 0 && rows_exclusive(r, y));
+		}
+		if (met)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * A split's routing of call nr: its two sets' rows, and for each pair
+ * (i, j), i up to a.n and j up to e.n (the fallbacks), whether it is
+ * routed.  Not a later split: none is.
+ */
+struct routing {
+	struct setrows	 a, e;
+	unsigned char	 routed[MAXROWS + 1][MAXROWS + 1];
+};
+
+static int
+split_routing(const struct otarget *t, int nr, struct routing *r)
+{
+	static struct first_leaf f;
+	int i, j, rc;
+
+	if ((rc = set_rows(nr, t->held, t->landlock_ok, &r->a)) != 0 ||
+	    (rc = set_rows(nr, t->exec_held, t->landlock_ok, &r->e)) != 0)
+		return rc;
+	if (t->split == TAME_SPLIT_LATER)
+		first_leaf(t, nr, &f);
+	for (i = 0; i <= r->a.n; i++)
+		for (j = 0; j <= r->e.n; j++)
+			r->routed[i][j] = t->split == TAME_SPLIT_LATER &&
+			    pair_routed(&f, &r->a, i, &r->e, j);
+	return 0;
+}
+
+/*
+ * Where a row (the first that matches; -1: none) stands in its set's
+ * list: its place, n for the fallback, or -1 for a row no call of this
+ * process matches.
+ */
+static int
+place_of(const struct setrows *s, int row)
+{
+	int k;
+
+	if (row < 0 || row == s->end)
+		return s->n;
+	for (k = 0; k < s->n; k++)
+		if (s->row[k] == row)
+			return k;
+	return -1;
+}
+
+/*
+ * A class per place of one set's list: places whose pairs are routed
+ * alike with every place of the other set's share one (the first such
+ * place), so that pieces of one class may overlap and their meetings
+ * still get one answer.  A row no call matches: -1.  rowtag[row + 1]
+ * for each row of call nr, rowtag[0] for none.
+ */
+static void
+routing_tags(const struct routing *r, int nr, int held_side, int *rowtag)
+{
+	const struct setrows *s = held_side ? &r->a : &r->e;
+	const struct setrows *o = held_side ? &r->e : &r->a;
+	int cls[MAXROWS + 1], i, k, j, place;
+
+	for (i = 0; i <= s->n; i++)
+		for (cls[i] = i, k = 0; k < i && cls[i] == i; k++) {
+			for (j = 0; j <= o->n &&
+			    (held_side ? r->routed[i][j] == r->routed[k][j] :
+			    r->routed[j][i] == r->routed[j][k]); j++)
+				;
+			if (j > o->n)
+				cls[i] = cls[k];
+		}
+	rowtag[0] = cls[s->n];
+	for (i = 0; i < tame_nrules; i++)
+		if (tame_rules[i].nr == nr)
+			rowtag[i + 1] = (place = place_of(s, i)) >= 0 ?
+			    cls[place] : -1;
+}
+
+/* Is the meeting of pieces a and e routed? */
+static int
+pieces_routed(const struct routing *r, const struct piece *a,
+    const struct piece *e)
+{
+	int i = place_of(&r->a, a->row), j = place_of(&r->e, e->row);
+
+	return i >= 0 && j >= 0 && r->routed[i][j];
+}
+
+/*
+ * Call nr under a split, as rules: the pieces of the held set's answers
+ * met with those of the exec set's, each meeting answered as the two
+ * make one.  Pieces of different pairs of answers (and, in a later
+ * split, of routing classes) are disjoint, so are their meetings.
+ */
+static int
+add_split_syscall(scmp_filter_ctx ctx, int nr, const struct otarget *t,
+    int side, uint32_t dflt)
+{
+	static struct piece a[MAXROWS + 1], e[MAXROWS + 1];
+	static struct routing r;
+	static int *atag, *etag;
+	tame_atoms within = split_within(t->held, t->exec_held);
+	struct region m;
+	uint32_t act;
+	int na, ne, i, j, rc;
+
+	if (atag == NULL && ((atag = calloc(tame_nrules + 1,
+	    sizeof(*atag))) == NULL || (etag = calloc(tame_nrules + 1,
+	    sizeof(*etag))) == NULL))
+		return -ENOMEM;
+	if ((rc = split_routing(t, nr, &r)) != 0)
+		return rc;
+	routing_tags(&r, nr, 1, atag);
+	routing_tags(&r, nr, 0, etag);
+	if ((na = partition(nr, t->held, within, t->landlock_ok, side, 1,
+	    atag, NO_SKIP, a)) < 0)
+		return na;
+	if ((ne = partition(nr, t->exec_held, within, t->landlock_ok, side,
+	    0, etag, NO_SKIP, e)) < 0) {
+		for (i = 0; i < na; i++)
+			region_free(&a[i].r);
+		return ne;
+	}
+	for (i = 0; i < na; i++)
+		for (j = 0; j < ne && rc == 0; j++) {
+			act = split_answer(t->split, nr, a[i].act, a[i].thread,
+			    e[j].act, pieces_routed(&r, &a[i], &e[j]));
+			if (act == dflt)
+				continue;
+			memset(&m, 0, sizeof(m));
+			region_meet(&a[i].r, &e[j].r, &m);
+			rc = m.nomem ? -ENOMEM : emit_region(ctx, nr, &m, act);
+			region_free(&m);
+		}
+	for (i = 0; i < na; i++)
+		region_free(&a[i].r);
+	for (j = 0; j < ne; j++)
+		region_free(&e[j].r);
 	return rc;
 }
 
@@ -554,34 +1299,8 @@ first_row_of(int i)
 }
 
 /*
- * The argument the marked rows of call nr compare with the marker; -1
- * when it has none, -2 when they name two (never with this table: the
- * join would have to look at both).
- */
-static int
-marked_arg(int nr)
-{
-	const struct tame_cond *c;
-	int i, k, arg = -1;
-
-	for (i = 0; i < tame_nrules; i++) {
-		if (tame_rules[i].nr != nr)
-			continue;
-		for (k = 0; k < TAME_MAXCOND; k++) {
-			c = &tame_rules[i].cond[k];
-			if (c->op == TC_END || !is_marker(c))
-				continue;
-			if (arg != -1 && arg != c->arg)
-				return -2;
-			arg = c->arg;
-		}
-	}
-	return arg;
-}
-
-/*
- * Can the marker change call nr's answer under held?  Some marked row
- * applies, and the rows up to the first one without conditions, and the
+ * Can the marker (the call's gate) change call nr's answer under held?
+ * Some marked (gated) row applies, and the rows up to the first one without conditions, and the
  * violation after them if there is none, do not all answer alike.  A
  * call they all answer alike is one constant on both sides: sending it
  * by its argument would only hide from the kernel's cache analysis (and
@@ -598,22 +1317,34 @@ marker_matters(int nr, tame_atoms held, int landlock_ok)
 		t = &tame_rules[i];
 		if (t->nr != nr || !tame_rule_applies(t, held))
 			continue;
-		ret = tame_rule_ret(t, held, landlock_ok);
+		ret = oracle_rule_ret(t, held, landlock_ok);
 		if (n++ == 0)
 			first = ret;
 		else if (ret != first)
 			alike = 0;
-		marked |= tame_rule_marked(t);
+		marked |= row_gated(t);
 		if (t->cond[0].op == TC_END)
 			return marked && !alike;
 	}
-	return marked && (!alike || first != tame_violation_ret(held));
+	return marked && (!alike || first != oracle_violation(held));
+}
+
+/* The same for a target; a split's where either set's may change it. */
+static int
+target_marker_matters(int nr, const struct otarget *t)
+{
+	if (t->split == TAME_SPLIT_NONE)
+		return marker_matters(nr, t->held, t->landlock_ok);
+	return marker_matters(nr, t->held, t->landlock_ok) ||
+	    marker_matters(nr, t->exec_held, t->landlock_ok);
 }
 
 static scmp_filter_ctx
-oracle_ctx(tame_atoms held, int landlock_ok, int side)
+oracle_ctx(const struct otarget *t, int side)
 {
 	scmp_filter_ctx ctx;
+	uint32_t dflt;
+	static struct routing none;
 	int i, nr;
 
 	oracle_nrules = 0;
@@ -625,7 +1356,18 @@ oracle_ctx(tame_atoms held, int landlock_ok, int side)
 	 */
 	if (seccomp_api_get() < 3 && seccomp_api_set(3) != 0)
 		return NULL;
-	if ((ctx = seccomp_init(tame_violation_ret(held))) == NULL)
+	/*
+	 * A number no row names: a split's answer has no row, and no nr;
+	 * a later split's pair of fallbacks routed as its first's is.
+	 */
+	if (t->split == TAME_SPLIT_NONE)
+		dflt = oracle_violation(t->held);
+	else if (split_routing(t, -1, &none) != 0)
+		return NULL;
+	else
+		dflt = split_answer(t->split, -1, none.a.fb, 0, none.e.fb,
+		    none.routed[0][0]);
+	if ((ctx = seccomp_init(scmp_action(dflt))) == NULL)
 		return NULL;
 	/* What tame() asks of the kernel: whole process, foreign arch dies. */
 	if (seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH,
@@ -638,15 +1380,22 @@ oracle_ctx(tame_atoms held, int landlock_ok, int side)
 	 * libseccomp's default linear layout was run through the same
 	 * comparison once and gave the same answers.
 	 */
-	if (seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2) != 0)
+	if (seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE,
+	    TAME_ORACLE_OPTIMIZE) != 0)
 		goto fail;
 	for (i = 0; i < tame_nrules; i++) {
 		if (!first_row_of(i))
 			continue;
 		nr = tame_rules[i].nr;
-		if (side == SIDE_MARKED && !marker_matters(nr, held, landlock_ok))
+		if (side == SIDE_MARKED && !target_marker_matters(nr, t))
 			continue;		/* never sent there */
-		if (add_syscall(ctx, nr, held, landlock_ok, side) != 0)
+		if (t->split == TAME_SPLIT_NONE) {
+			if (add_syscall(ctx, nr, t->held, t->landlock_ok,
+			    side) != 0)
+				goto fail;
+			continue;
+		}
+		if (add_split_syscall(ctx, nr, t, side, dflt) != 0)
 			goto fail;
 	}
 	return ctx;
@@ -658,7 +1407,9 @@ fail:
 scmp_filter_ctx
 tame_oracle_ctx(tame_atoms held, int landlock_ok)
 {
-	return oracle_ctx(held, landlock_ok, SIDE_ALL);
+	struct otarget t = { held, landlock_ok, TAME_SPLIT_NONE, 0, 0, 0 };
+
+	return oracle_ctx(&t, SIDE_ALL);
 }
 
 /* seccomp_export_bpf() only writes to a descriptor: a memfd, read back. */
@@ -682,22 +1433,26 @@ export(scmp_filter_ctx ctx, struct sock_filter *buf, int max)
 	if (got != len)
 		return -1;
 	n = len / sizeof(*buf);
-	for (i = 0; i < n; i++)
-		if (buf[i].code == (BPF_RET | BPF_K) &&
-		    buf[i].k == TAME_ORACLE_EMULATE)
+	for (i = 0; i < n; i++) {
+		if (buf[i].code != (BPF_RET | BPF_K))
+			continue;
+		if (buf[i].k == TAME_ORACLE_EMULATE)
 			buf[i].k = SECCOMP_RET_TRAP | TAME_TRAP_EMULATE;
+		else if (buf[i].k == ORACLE_NOTIF)
+			buf[i].k = SECCOMP_RET_USER_NOTIF;
+	}
 	return n;
 }
 
 /* One side's context, exported into buf; the count, or -1. */
 static int
-export_side(tame_atoms held, int landlock_ok, int side,
-    struct sock_filter *buf, int max)
+export_side(const struct otarget *t, int side, struct sock_filter *buf,
+    int max)
 {
 	scmp_filter_ctx ctx;
 	int n;
 
-	if ((ctx = oracle_ctx(held, landlock_ok, side)) == NULL)
+	if ((ctx = oracle_ctx(t, side)) == NULL)
 		return -1;
 	n = export(ctx, buf, max);
 	seccomp_release(ctx);
@@ -711,9 +1466,9 @@ export_side(tame_atoms held, int landlock_ok, int side,
  *
  *	ld arch; jeq native, 0, unmarked
  *	ld nr
- *	for each call the marker can change:
- *		jeq nr, 0, 2; ld its marked argument's low word;
- *		jeq TAME_MARK, marked, unmarked
+ *	for each call the marker (its gate) can change:
+ *		jeq nr, 0, 2; ld its gate argument's low word;
+ *		jeq the gate's value, marked, unmarked
  *	ja unmarked
  * marked:
  *	ja (over the unmarked side)
@@ -723,30 +1478,30 @@ export_side(tame_atoms held, int landlock_ok, int side,
  * Both end every path in a RET, and their jumps are relative: each runs
  * as it was exported.
  */
-int
-tame_oracle_bpf(tame_atoms held, int landlock_ok, struct sock_filter *buf,
-    int max)
+static int
+oracle_bpf(const struct otarget *t, struct sock_filter *buf, int max)
 {
 	const uint32_t off_nr = offsetof(struct seccomp_data, nr);
 	const uint32_t off_arch = offsetof(struct seccomp_data, arch);
-	int nr[MAXJOIN], arg[MAXJOIN], n = 0, i, pre, n0, n1, nrules;
+	const struct gate *g[MAXJOIN];
+	int nr[MAXJOIN], n = 0, i, pre, n0, n1, nrules;
 
 	for (i = 0; i < tame_nrules; i++) {
-		if (!first_row_of(i) || !marker_matters(tame_rules[i].nr, held,
-		    landlock_ok))
+		if (!first_row_of(i) ||
+		    !target_marker_matters(tame_rules[i].nr, t))
 			continue;
-		if (n == MAXJOIN || (arg[n] = marked_arg(tame_rules[i].nr)) < 0)
+		if (n == MAXJOIN || (g[n] = gate_of(&tame_rules[i]))->arg < 0)
 			return -1;	/* never with this table */
 		nr[n++] = tame_rules[i].nr;
 	}
 	pre = n > 0 ? 5 + 3 * n : 0;
-	if (pre > max || (n0 = export_side(held, landlock_ok,
-	    n > 0 ? SIDE_UNMARKED : SIDE_ALL, buf + pre, max - pre)) < 0)
+	if (pre > max || (n0 = export_side(t, n > 0 ? SIDE_UNMARKED :
+	    SIDE_ALL, buf + pre, max - pre)) < 0)
 		return -1;
 	if (n == 0)
 		return n0;
 	nrules = oracle_nrules;
-	if ((n1 = export_side(held, landlock_ok, SIDE_MARKED, buf + pre + n0,
+	if ((n1 = export_side(t, SIDE_MARKED, buf + pre + n0,
 	    max - pre - n0)) < 0)
 		return -1;
 	oracle_nrules += nrules;
@@ -760,14 +1515,172 @@ tame_oracle_bpf(tame_atoms held, int landlock_ok, struct sock_filter *buf,
 		    BPF_K, (uint32_t)nr[i], 0, 2);
 		/* the low word: seccomp_data is little-endian (compile.c) */
 		buf[4 + 3 * i] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W |
-		    BPF_ABS, offsetof(struct seccomp_data, args) + 8 * arg[i]);
+		    BPF_ABS, offsetof(struct seccomp_data, args) +
+		    8 * g[i]->arg);
 		buf[5 + 3 * i] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ |
-		    BPF_K, TAME_MARK, (pre - 1) - (5 + 3 * i) - 1,
+		    BPF_K, g[i]->val, (pre - 1) - (5 + 3 * i) - 1,
 		    pre - (5 + 3 * i) - 1);
 	}
 	buf[pre - 2] = (struct sock_filter)BPF_STMT(BPF_JMP | BPF_JA, 1);
 	buf[pre - 1] = (struct sock_filter)BPF_STMT(BPF_JMP | BPF_JA, n0);
 	return pre + n0 + n1;
+}
+
+int
+tame_oracle_bpf(tame_atoms held, int landlock_ok, struct sock_filter *buf,
+    int max)
+{
+	struct otarget t = { held, landlock_ok, TAME_SPLIT_NONE, 0, 0, 0 };
+
+	return oracle_bpf(&t, buf, max);
+}
+
+/* The process's values of a target, for the time of one call. */
+struct saved {
+	int			 pid;
+	const struct tame_ids	*ids;
+	uint32_t		 uvid;
+};
+
+static struct saved
+use_target(const struct tame_target *tg, struct otarget *t)
+{
+	struct saved s = { oracle_pid, oracle_ids, oracle_uvid };
+
+	*t = (struct otarget){ tg->held, tg->landlock_ok, tg->split,
+	    tg->exec_held, tg->split_held, tg->split_exec };
+	oracle_pid = tg->pid;
+	oracle_ids = tg->ids;
+	oracle_uvid = tg->uvid;
+	return s;
+}
+
+static void
+restore(const struct saved *s)
+{
+	oracle_pid = s->pid;
+	oracle_ids = s->ids;
+	oracle_uvid = s->uvid;
+}
+
+int
+tame_oracle_target_bpf(const struct tame_target *tg, struct sock_filter *buf,
+    int max)
+{
+	struct otarget t;
+	struct saved s = use_target(tg, &t);
+	int n = oracle_bpf(&t, buf, max);
+
+	restore(&s);
+	return n;
+}
+
+/* The routing of each call for one target, kept while it is asked. */
+static struct {
+	struct otarget	 t;
+	struct saved	 s;
+	int		 valid;
+	int		 n;		/* numbers below it kept */
+	struct routing	**nr;
+} rcache;
+
+static int
+same_target(const struct otarget *a, const struct otarget *b)
+{
+	return a->held == b->held && a->landlock_ok == b->landlock_ok &&
+	    a->split == b->split && a->exec_held == b->exec_held &&
+	    a->split_held == b->split_held && a->split_exec == b->split_exec;
+}
+
+static const struct routing *
+routing_of(const struct otarget *t, int nr, int *rc)
+{
+	static struct routing scratch;
+	struct routing *r;
+	int i;
+
+	if (!rcache.valid || !same_target(&rcache.t, t) ||
+	    rcache.s.pid != oracle_pid || rcache.s.ids != oracle_ids ||
+	    rcache.s.uvid != oracle_uvid) {
+		if (rcache.nr == NULL) {
+			for (i = 0; i < tame_nrules; i++)
+				if (tame_rules[i].nr >= rcache.n)
+					rcache.n = tame_rules[i].nr + 1;
+			if ((rcache.nr = calloc(rcache.n,
+			    sizeof(*rcache.nr))) == NULL) {
+				*rc = -ENOMEM;
+				return NULL;
+			}
+		}
+		for (i = 0; i < rcache.n; i++) {
+			free(rcache.nr[i]);
+			rcache.nr[i] = NULL;
+		}
+		rcache.t = *t;
+		rcache.s = (struct saved){ oracle_pid, oracle_ids, oracle_uvid };
+		rcache.valid = 1;
+	}
+	if (nr >= 0 && nr < rcache.n && rcache.nr[nr] != NULL)
+		return rcache.nr[nr];
+	r = &scratch;
+	if (nr >= 0 && nr < rcache.n &&
+	    (r = rcache.nr[nr] = malloc(sizeof(*r))) == NULL) {
+		*rc = -ENOMEM;
+		return NULL;
+	}
+	if ((*rc = split_routing(t, nr, r)) != 0) {
+		if (r != &scratch) {
+			free(r);
+			rcache.nr[nr] = NULL;
+		}
+		return NULL;
+	}
+	return r;
+}
+
+int
+tame_oracle_split_pair_routed(const struct tame_target *tg, int nr,
+    int row_a, int row_e)
+{
+	const struct routing *r;
+	struct otarget t;
+	struct saved s = use_target(tg, &t);
+	int rc = 0, i, j;
+
+	if ((r = routing_of(&t, nr, &rc)) != NULL) {
+		i = place_of(&r->a, row_a);
+		j = place_of(&r->e, row_e);
+		rc = i >= 0 && j >= 0 ? r->routed[i][j] : -EINVAL;
+	}
+	restore(&s);
+	return rc;
+}
+
+uint32_t
+tame_oracle_split_answer(const struct tame_target *tg, int nr, int row_a,
+    uint32_t ra, uint32_t re, int routed)
+{
+	return split_answer(tg->split, nr, ra, row_a >= 0 &&
+	    thread_row(&tame_rules[row_a]), re, routed);
+}
+
+uint32_t
+tame_oracle_violation(tame_atoms held)
+{
+	return oracle_violation(held);
+}
+
+uint32_t
+tame_oracle_rule_ret(int row, tame_atoms held, int landlock_ok)
+{
+	return row < 0 ? oracle_violation(held) :
+	    oracle_rule_ret(&tame_rules[row], held, landlock_ok);
+}
+
+tame_atoms
+tame_oracle_split_within(const struct tame_target *tg)
+{
+	return split_within(tg->held, tg->exec_held);
 }
 
 int

@@ -24,6 +24,9 @@
  */
 #define TAME_ORACLE_EMULATE	SCMP_ACT_TRACE(0x7e31)
 
+/* The layout asked of libseccomp (SCMP_FLTATR_CTL_OPTIMIZE): a tree. */
+#define TAME_ORACLE_OPTIMIZE	2
+
 /*
  * A filter context for the expanded flags held, deciding every call as
  * the first filter tame_compile() makes for them.  Returns NULL on
@@ -48,6 +51,13 @@ void	tame_oracle_set_pid(int pid);
 void	tame_oracle_set_ids(const struct tame_ids *ids);
 
 /*
+ * The number that rows for the supervisor's request naming the
+ * process's unveil rules (TC_UVID) compare with, as tame_target.uvid
+ * does; 0 by default.
+ */
+void	tame_oracle_set_uvid(uint32_t uvid);
+
+/*
  * The same decisions as a program in buf (at most max instructions),
  * with the emulation stand-in replaced: libseccomp's programs for calls
  * with and without libtame's marker, behind a few instructions that send
@@ -56,6 +66,47 @@ void	tame_oracle_set_ids(const struct tame_ids *ids);
  */
 int	tame_oracle_bpf(tame_atoms held, int landlock_ok,
 	    struct sock_filter *buf, int max);
+
+struct tame_target;
+
+/*
+ * The same for any target of the compiler (compile.h), with its pid, ids
+ * and uvid rather than those set above: an exec split's too, whose
+ * answer is made of its two sets' answers as tame_oracle_split_answer()
+ * says.  The count, or -1.
+ */
+int	tame_oracle_target_bpf(const struct tame_target *,
+	    struct sock_filter *buf, int max);
+
+/*
+ * An exec split's answer for a call of nr (compile.h): the held set's
+ * first applicable row that matches row_a (-1: none) answering ra, the
+ * exec set's answering re, claims compared with tame_oracle_split_within
+ * (either set's atoms); routed as tame_oracle_split_pair_routed() says
+ * for a later split.
+ */
+uint32_t tame_oracle_split_answer(const struct tame_target *, int nr,
+	    int row_a, uint32_t ra, uint32_t re, int routed);
+tame_atoms tame_oracle_split_within(const struct tame_target *);
+
+/*
+ * A later split: are the calls of nr whose first matching rows are
+ * row_a of the held set and row_e of the exec set (-1: none) routed,
+ * that is, does the first split (split_held, split_exec) send each of
+ * them to the supervisor, as compile.c decides it from the rows' words
+ * (oracle.c: exactly as conservative)?  1, 0, or -errno (-EINVAL: a row
+ * no call of the target matches).  0 for any other target.
+ */
+int	tame_oracle_split_pair_routed(const struct tame_target *, int nr,
+	    int row_a, int row_e);
+
+/*
+ * What a row answers (row -1: none does) under held: as tame_rule_ret(),
+ * except that under TAME__FREE no call is a violation, and a TA_DENY
+ * row answers the violation.
+ */
+uint32_t tame_oracle_rule_ret(int row, tame_atoms held, int landlock_ok);
+uint32_t tame_oracle_violation(tame_atoms held);
 
 /*
  * Is this call one on which libseccomp's program is known to differ from

@@ -2,11 +2,16 @@
 /*
  * fuzz_compile.c: the policy compiler (lib/compile.c) against the table.
  *
- * From the input: a flag set, Landlock usable or not, NOUNIX, then a
- * stack of up to three filters as later tame() calls narrow it (each a
- * subset of the one before; Landlock and NOUNIX can be lost, never
- * gained), and system call tuples (arch, number, arguments; for the
- * supervisor's number, claims aimed at the atoms a filter holds).  No
+ * From the input: a flag set, Landlock usable or not, NOUNIX, unveil's
+ * lock (UNVEILED) or not, or not pledged at all (FREE), the number of
+ * the process's unveil rules (tame_target.uvid), then a stack of up to
+ * three filters as later tame() calls narrow it (each a subset of the
+ * one before; Landlock and NOUNIX can be lost, never gained; unveil's
+ * lock gained where unveil() was allowed (TAME__UNVEIL, or not
+ * pledged), never lost; FREE kept, or left for a pledge, never
+ * regained), and system call tuples (arch, number, arguments; for the
+ * supervisor's number, claims aimed at the atoms a filter holds and the
+ * unveil rules' number aimed at the stack's).  No
  * row asks where a call comes from: every tuple runs with one
  * instruction pointer.  The first filter is compiled in full, each later
  * one as the delta tame() installs; every program runs in the BPF
@@ -49,6 +54,7 @@ struct tuple {
 
 static struct tame_target	 tg[MAXSTACK];
 static int			 ntg;
+static uint32_t			 uvid;		/* the stack's */
 
 /* Every mask and value the table compares an argument with. */
 static uint32_t	 pool[4096];
@@ -80,7 +86,7 @@ fail(const char *what, const struct tuple *t, const uint32_t *got,
 {
 	int j;
 
-	fprintf(stderr, "fuzz_compile: %s\n  stack:", what);
+	fprintf(stderr, "fuzz_compile: %s\n  uvid %u; stack:", what, uvid);
 	for (j = 0; j < ntg; j++)
 		fprintf(stderr, " held %#llx landlock %d;",
 		    (unsigned long long)tg[j].held,
@@ -98,36 +104,69 @@ fail(const char *what, const struct tuple *t, const uint32_t *got,
 	abort();
 }
 
-/* The stack of targets: each narrows the one before. */
+/*
+ * The stack of targets: each narrows the one before.  The first: bits
+ * 0-12 its flags, 13 Landlock, 14 NOUNIX, 15 unveil's lock, 16-19 the
+ * stack's depth, 20 not pledged (FREE), 21 pledge's unveil (TAME__UNVEIL),
+ * 22-23 unused, 24-31 the unveil rules' number (below 128: one of 1 to
+ * 8, else the byte).  Each later one: bits 0-12 the flags it keeps, 13
+ * NOUNIX kept, 14 Landlock kept, 15 unveil locked now (where it was
+ * allowed), 16 still not pledged (after FREE), 17 unveil still allowed
+ * (not locked now).
+ */
 static void
 targets(struct input *in)
 {
-	uint64_t r = take(in, 3);
+	uint64_t r = take(in, 4);
 	int f = (int)(r & TAME_ALL), j, keep;
 
-	ntg = 1 + (int)((r >> 16) % MAXSTACK);
+	memset(tg, 0, sizeof(tg));
+	ntg = 1 + (int)(((r >> 16) & 0xf) % MAXSTACK);
+	uvid = (r >> 24) < 128 ? 1 + (uint32_t)((r >> 24) % 8) :
+	    (uint32_t)(r >> 24);
 	tg[0].held = tame_expand(f);
 	tg[0].landlock_ok = (r >> 13) & 1;
 	/* tame.c: no AF_UNIX socket at the first call, and no CMSG */
 	if (((r >> 14) & 1) && (tg[0].held & TAME_RW) &&
 	    !(tg[0].held & TAME_CMSG))
 		tg[0].held |= TAME__NOUNIX;
+	if ((r >> 21) & 1)
+		tg[0].held |= TAME__UNVEIL;
+	if ((r >> 20) & 1)
+		tg[0].held = TAME_UNRESTRICTED;	/* pledge(NULL, E) */
+	if ((r >> 15) & 1)
+		tg[0].held |= TAME__UNVEILED;
 	for (j = 1; j < ntg; j++) {
-		r = take(in, 2);
+		r = take(in, 3);
 		f &= (int)r;
 		keep = (r >> 13) & 1;
-		tg[j].held = tame_expand(f) |
-		    (keep ? tg[j - 1].held & TAME__NOUNIX : 0);
+		/* FREE narrows to any set: every atom was held */
+		if ((tg[j - 1].held & TAME__FREE) && ((r >> 16) & 1))
+			tg[j].held = TAME_UNRESTRICTED;
+		else
+			tg[j].held = tame_expand(f) |
+			    (keep ? tg[j - 1].held & TAME__NOUNIX : 0);
+		tg[j].held |= tg[j - 1].held & TAME__UNVEILED;
+		/* a narrowing locks unveil where unveil() was allowed */
+		if (((r >> 15) & 1) &&
+		    (tg[j - 1].held & (TAME__UNVEIL | TAME__FREE)))
+			tg[j].held |= TAME__UNVEILED;
+		else if ((r >> 17) & 1)
+			tg[j].held |= tg[j - 1].held & TAME__UNVEIL;
 		tg[j].landlock_ok = tg[j - 1].landlock_ok != 1 ?
 		    tg[j - 1].landlock_ok : ((r >> 14) & 1) ? 1 : 2;
 	}
+	for (j = 0; j < ntg; j++)
+		tg[j].uvid = uvid;
+	expect_uvid = uvid;
 }
 
 /*
- * Does a later filter drop NOUNIX?  tame() keeps it: under it an AF_UNIX
- * socketpair is refused (policy.c), so a filter without it is wider and
- * the stack need not answer as its newest filter alone (t_oracle.c,
- * drops_nounix).  The deltas are held to the table's stack all the same.
+ * Does a later filter drop NOUNIX?  tame() keeps it: under it the first
+ * AF_UNIX socketpair traps, for the handler to turn the message checks
+ * on (policy.c), so a filter without it is wider and the stack need not
+ * answer as its newest filter alone (t_oracle.c, drops_nounix).  The
+ * deltas are held to the table's stack all the same.
  */
 static int
 drops_nounix(void)
@@ -196,6 +235,28 @@ argument(struct input *in)
 	}
 }
 
+/* The unveil rules' number a request names: the stack's, or near it. */
+static uint64_t
+rules(struct input *in)
+{
+	uint64_t r = take(in, 1);
+
+	switch (r % 8) {
+	case 0: case 1: case 2:
+		return uvid;
+	case 3:
+		return (uint32_t)(uvid + 1);
+	case 4:
+		return (uint32_t)(uvid - 1);
+	case 5:
+		return take(in, 4) << 32 | uvid;
+	case 6:
+		return 0;
+	default:
+		return take(in, 4);
+	}
+}
+
 static void
 tuple(struct input *in, struct tuple *t)
 {
@@ -223,6 +284,7 @@ tuple(struct input *in, struct tuple *t)
 	if (t->nr == TAME_ASK_NR && !((r >> 3) & 1)) {
 		t->a[1] = claim(in, 0);
 		t->a[2] = claim(in, 1);
+		t->a[5] = rules(in);
 	}
 }
 
