@@ -47,7 +47,8 @@ int			 config_load_no_landlock(void);
  * libseccomp's build of the same policy for flags (tests/oracle.c), and
  * loading it with TSYNC as tame() would.
  */
-void			*config_oracle_ctx(int flags);
+int			 config_oracle_bpf(int flags, struct sock_filter *,
+			    int max);
 int			 config_load_libseccomp(int flags);
 
 #endif /* BENCH_CONFIG_H */

@@ -25,13 +25,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <seccomp.h>
 
 #include "bench.h"
 #include "compile.h"
 #include "config.h"
 #include "sys.h"
 #include "micro.h"
+#include "oracle.h"
 #include "policy.h"
 #include "tame.h"
 #include "tame_int.h"
@@ -213,40 +213,26 @@ run_compile(struct bench_state *s, void *arg)
 	bench_counter(s, "insns", prog.len);
 }
 
-/* libseccomp: build the context and generate its BPF, no load. */
+/*
+ * libseccomp: build the contexts and generate their BPF (config.c), no
+ * load.
+ */
 static void
 run_libseccomp_compile(struct bench_state *s, void *arg)
 {
-	scmp_filter_ctx ctx;
-	uint32_t opt = 0;
-	int fd, null;
+	static struct sock_filter buf[BPF_MAXINSNS];
+	int n = -1;
 
 	(void)arg;
-	if ((null = open("/dev/null", O_WRONLY | O_CLOEXEC)) == -1 ||
-	    (fd = memfd_create("bpf", MFD_CLOEXEC)) == -1) {
-		bench_skip_with_error(s, "open");
-		return;
-	}
-	while (bench_keep_running(s)) {
-		if ((ctx = config_oracle_ctx(LAT_FLAGS)) == NULL ||
-		    seccomp_export_bpf(ctx, null) != 0) {
-			bench_skip_with_error(s, "config_oracle_ctx");
-			break;
+	while (bench_keep_running(s))
+		if ((n = config_oracle_bpf(LAT_FLAGS, buf, BPF_MAXINSNS)) < 0) {
+			bench_skip_with_error(s, "config_oracle_bpf");
+			return;
 		}
-		seccomp_release(ctx);
-	}
-	/* the size and layout of what was generated, for the report */
-	if ((ctx = config_oracle_ctx(LAT_FLAGS)) != NULL) {
-		if (seccomp_export_bpf(ctx, fd) == 0)
-			bench_counter(s, "insns", (double)lseek(fd, 0,
-			    SEEK_END) / sizeof(struct sock_filter));
-		if (seccomp_attr_get(ctx, SCMP_FLTATR_CTL_OPTIMIZE,
-		    &opt) == 0)
-			bench_counter(s, "optimize", opt);
-		seccomp_release(ctx);
-	}
-	close(fd);
-	close(null);
+	/* the size of what was generated, for the report */
+	if (n >= 0)
+		bench_counter(s, "insns", n);
+	bench_counter(s, "optimize", TAME_ORACLE_OPTIMIZE);
 }
 
 void

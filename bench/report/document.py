@@ -107,7 +107,8 @@ limit); **tame1** `tame(STDIO|RPATH|INET|IOCTL)`; **tame3** three narrowing
 calls `tame(STDIO|RPATH|INET|IOCTL|WPATH|CPATH|UNIX|PROC)`,
 `tame(...|WPATH|UNIX)`, `tame(STDIO|RPATH|INET|IOCTL)`, each keeping the
 benchmarked calls; **libseccomp** the same policy built by libseccomp
-(`tame_oracle_ctx`, TSYNC, `seccomp_load`); **tame-norpath**, **tame-cmsg**
+(`tame_oracle_bpf`: a context for each side of libtame's marker, joined;
+loaded with TSYNC); **tame-norpath**, **tame-cmsg**
 and **tame-nounix** price the traps (next section). "cached" calls are allowed
 unconditionally and served by the kernel's constant-action bitmap;
 "arg-checked" ones run every filter's BPF. openat+close and socket+close
@@ -431,12 +432,14 @@ def _notes(run, m):
     return f"""
 ## Notes
 
-- The libseccomp configuration is `tests/oracle.c`'s context for the same
-  flags (SCMP_FLTATR_CTL_OPTIMIZE = {_libseccomp_optimize(run)}), \
-loaded as it is with TSYNC: the
-  oracle's stand-in for the table's trap-and-emulate rows
-  (SCMP_ACT_TRACE) stays in, so with no tracer those calls would fail
-  with ENOSYS; none of the benchmarked calls is such a row.
+- The libseccomp configuration is `tests/oracle.c`'s program for the same
+  flags (SCMP_FLTATR_CTL_OPTIMIZE = {_libseccomp_optimize(run)}): libseccomp generates one context for
+  the calls carrying libtame's marker and one for the rest, joined by a
+  test of the marker (one context for both is over the kernel's 4096
+  instructions). No SIGSYS handler is installed there, so the calls
+  the table traps to emulate fail with ENOSYS instead: its message rows
+  (sendmsg, recvmsg, while the process holds an AF_UNIX socket) price
+  the filter alone, not the handler.
 - tame-exec beyond its own floor: {beyond} µs a run (the medians of the 4 KiB
   cat under each); the first tame(STDIO|RPATH) beyond a 1-instruction
   filter, in a freshly exec'd program of the same run: {first_beyond} µs. \

@@ -131,8 +131,8 @@ def _operation(name):
              " -> STDIO\\|RPATH (delta filter)"),
             ("narrow/stdio,rpath->stdio", "later tame(): STDIO\\|RPATH -> "
              "STDIO (delta + Landlock layer)"),
-            ("libseccomp_load", "**libseccomp**: tame_oracle_ctx + "
-             "seccomp_load, same flags"),
+            ("libseccomp_load", "**libseccomp**: tame_oracle_bpf (two "
+             "contexts, exported, joined) + load, same flags"),
             ("compile/tame_delta", "tame_compile, delta, warm (in-process "
              "loop)")):
         if part in name:
@@ -141,7 +141,8 @@ def _operation(name):
         return ("tame_compile " + name[len("compile/tame/"):]
                 + ", warm (in-process loop)")
     if "compile/libseccomp" in name:
-        return "libseccomp ctx + BPF generation, warm (in-process loop)"
+        return ("libseccomp: two contexts + BPF generation, joined, warm "
+                "(in-process loop)")
     return name
 
 
