@@ -13,7 +13,9 @@
  * descriptor and reads the copy.  Landlock, which checks the file
  * opened and not the path written, may refuse all of these anyway:
  * what matters is whether the secret came out, and the case says
- * whether the directory itself arrived.
+ * whether the directory itself arrived.  Last it changes the secret's
+ * mode through the descriptor (fchmodat, which Landlock does not judge:
+ * under unveil's lock the supervisor must), which the parent sees.
  */
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -54,6 +56,7 @@ attack(void *arg)
 	if (dfd == -1)
 		return 2;
 	rt_sh->where = fstat(dfd, &st) == 0 && S_ISDIR(st.st_mode);
+	(void)fchmodat(dfd, "secret", 0666, 0);
 	if ((fd = openat(dfd, "secret", O_RDONLY)) == -1 &&
 	    linkat(dfd, "secret", AT_FDCWD, rt_path("visible/linked"), 0) ==
 	    0)
@@ -68,7 +71,10 @@ attack(void *arg)
 	return 0;
 }
 
-/* 2: the secret was read; 1: only the directory arrived; 0: nothing */
+/*
+ * 2: the secret was read, or its mode changed; 1: only the directory
+ * arrived; 0: nothing
+ */
 static int
 try(struct attempt *a, const struct rt_secret *s, int dir)
 {
@@ -78,9 +84,12 @@ try(struct attempt *a, const struct rt_secret *s, int dir)
 	    .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
 	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
 	struct rt_kid k;
-	int sp[2];
+	struct stat st;
+	int sp[2], chmodded;
 	size_t n;
 
+	if (chmod(rt_path("hidden/secret"), 0600) == -1)
+		rt_fatal("chmod");
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) == -1)
 		rt_fatal("socketpair");
 	c->cmsg_level = SOL_SOCKET;
@@ -96,7 +105,10 @@ try(struct attempt *a, const struct rt_secret *s, int dir)
 	close(sp[0]);
 	rt_reap(&k);
 	rt_check(k.status);
-	return rt_secret_in(s, buf, n) ? 2 : rt_sh->where ? 1 : 0;
+	if (stat(rt_path("hidden/secret"), &st) == -1)
+		rt_fatal("stat");
+	chmodded = (st.st_mode & 07777) != 0600;
+	return rt_secret_in(s, buf, n) || chmodded ? 2 : rt_sh->where ? 1 : 0;
 }
 
 int
@@ -104,7 +116,7 @@ main(int argc, char **argv)
 {
 	/* (with exec, pledge after unveil fails: pledge_half_applied.c) */
 	static const char *const promises[] = {
-	    "stdio rpath cpath recvfd" };
+	    "stdio rpath cpath fattr recvfd" };
 	struct rt_secret s;
 	struct attempt a = { 0 };
 	size_t i;
@@ -124,7 +136,7 @@ main(int argc, char **argv)
 		a.promises = promises[i];
 		if ((r = try(&a, &s, dir)) == 2)
 			rt_escaped("%s: received a descriptor of hidden/ and "
-			    "read hidden/secret relative to it",
+			    "read or chmodded hidden/secret relative to it",
 			    rt_hide_label(a.promises));
 		else
 			rt_held("%s: %s", rt_hide_label(a.promises), r == 1 ?
