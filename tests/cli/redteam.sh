@@ -50,8 +50,17 @@ run_as() {
 		0)	parts=$(lines "$out" n/a)
 			echo "redteam: $c ($who): held${parts:+; n/a: $parts}"
 			held=$((held + 1)) ;;
-		1)	echo "redteam: $c ($who): ESCAPED: $(lines "$out" escaped)"
-			escaped=$((escaped + 1))
+		1)	what=$(lines "$out" escaped)
+			if [ -z "$what" ]; then
+				# no case's verdict: a sanitizer's or exit(1)
+				echo "redteam: $c ($who): CRASHED: status 1" \
+				    "without an escaped line"
+				sed 's/^/    /' "$dir/$c.$who.err" | tail -n 5
+				other=$((other + 1))
+			else
+				echo "redteam: $c ($who): ESCAPED: $what"
+				escaped=$((escaped + 1))
+			fi
 			fail=1 ;;
 		2)	echo "redteam: $c ($who): BROKEN: $(lines "$out" broken)"
 			other=$((other + 1))

@@ -303,6 +303,8 @@ rt_spawn(struct rt_kid *k, int (*fn)(void *), void *arg)
 	if ((k->pid = fork()) == -1)
 		rt_fatal("fork: %s", strerror(errno));
 	if (k->pid == 0) {
+		/* a group of its own: what it leaves running ends with it */
+		setpgid(0, 0);
 		close(up[0]);
 		close(down[1]);
 		kid_up = up[1];
@@ -348,12 +350,19 @@ rt_reap(struct rt_kid *k)
 		    (t.tv_nsec - t0.tv_nsec) / 1000000;
 		if (ms > RT_WAIT_MS) {
 			rt_debug("child %d hung: killed", (int)k->pid);
+			kill(-k->pid, SIGKILL);
 			kill(k->pid, SIGKILL);
 			waitpid(k->pid, &k->status, 0);
 			break;
 		}
 		usleep(ms < 100 ? 1000 : 20000);
 	}
+	/*
+	 * Its children may still run (an attacker scanning memory, a
+	 * supervisor): they would keep the pipe to redteam.sh open.
+	 */
+	if (k->pid > 0)
+		kill(-k->pid, SIGKILL);
 	if (k->pid > 0)
 		rt_debug("child ended: %s", rt_how(k->status));
 	k->pid = 0;

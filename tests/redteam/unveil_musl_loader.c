@@ -20,6 +20,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -135,8 +136,8 @@ main(int argc, char **argv)
 	static const char *const promises[] = { NULL,
 	    "stdio rpath wpath cpath proc exec" };
 	struct attempt a = { 0 };
-	char real[PATH_MAX];
-	glob_t g;
+	char loader[PATH_MAX], real[PATH_MAX];
+	glob_t g = { 0 };
 	size_t i;
 
 	rt_init(argc, argv);
@@ -145,13 +146,16 @@ main(int argc, char **argv)
 	return rt_finish();
 #endif
 	if (glob("/lib/ld-musl-*.so.1", 0, NULL, &g) != 0 ||
-	    realpath(g.gl_pathv[0], real) == NULL) {
+	    snprintf(loader, sizeof(loader), "%s", g.gl_pathv[0]) >=
+	    (int)sizeof(loader) || realpath(loader, real) == NULL) {
+		globfree(&g);
 		rt_na("no musl loader (/lib/ld-musl-*.so.1) here");
 		return rt_finish();
 	}
+	globfree(&g);
 	if (!rt_need_landlock())
 		return rt_finish();
-	a.loader = g.gl_pathv[0];
+	a.loader = loader;
 	a.loader_dir = dirname(real);
 	rt_two_dirs();
 	if (!ran(&a)) {
