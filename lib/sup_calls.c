@@ -889,7 +889,7 @@ sup_make_stripped(struct sup_req *r, int nr, const uint64_t a[6])
 	int at = nr == SYS_fchmodat || nr == SYS_openat || nr == SYS_mkdirat ||
 	    nr == SYS_mknodat;
 	int dirfd = at ? (int)a[0] : AT_FDCWD, flags;
-	long n, fd, ret, mask, old = 0;
+	long n, fd, ret, mask, mode, old = 0;
 
 	if (!sup_same_creds(r))
 		return -EPERM;
@@ -923,17 +923,18 @@ sup_make_stripped(struct sup_req *r, int nr, const uint64_t a[6])
 	case SYS_open:
 	case SYS_creat:
 #endif
-#ifdef SYS_creat
-		flags = nr == SYS_creat ? O_CREAT | O_WRONLY | O_TRUNC :
-		    (int)a[at + 1];
-#else
 		flags = (int)a[at + 1];
+		mode = (long)a[at + 2];
+#ifdef SYS_creat
+		if (nr == SYS_creat) {
+			flags = O_CREAT | O_WRONLY | O_TRUNC;
+			mode = (long)a[at + 1];
+		}
 #endif
 		if ((ret = unveiled_open(r, dirfd, flags)) < 0)
 			break;
 		/* never waiting here on a FIFO: the caller's flags after */
-		fd = sup_open_at(r, dirfd, path_buf, flags | O_NONBLOCK,
-		    (long)a[nr == SYS_openat ? 3 : nr == SYS_open ? 2 : 1]);
+		fd = sup_open_at(r, dirfd, path_buf, flags | O_NONBLOCK, mode);
 		if (fd >= 0 && !(flags & O_NONBLOCK))
 			tame__sys(SYS_fcntl, fd, F_SETFL, (long)(flags &
 			    ~O_NONBLOCK & ~O_ACCMODE), 0, 0, 0);
