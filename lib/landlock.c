@@ -48,9 +48,6 @@ tame_landlock_abi(void)
 	return abi;
 }
 
-#ifndef SYS_openat2
-#define SYS_openat2	437
-#endif
 
 /*
  * Does this kernel have openat2(2) (Linux 5.6)?  Asked once, through the

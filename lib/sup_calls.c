@@ -40,15 +40,6 @@
 #include "sys.h"
 #include "tame_int.h"
 
-#ifndef SYS_openat2
-#define SYS_openat2	437
-#endif
-#ifndef SYS_pidfd_open
-#define SYS_pidfd_open	434
-#endif
-#ifndef SYS_pidfd_getfd
-#define SYS_pidfd_getfd	438
-#endif
 
 static char	path_buf[PATH_MAX];	/* the caller's path, copied once */
 
@@ -144,34 +135,7 @@ resolved_open(tame_atoms held, const char *path, int rights, int flags,
 static long
 caller_umask(struct sup_req *r)
 {
-	char path[64] = "/proc/", buf[2048], *p;
-	long fd, n, mask = 0;
-	int i = 6, d = 0;
-	unsigned v = (unsigned)r->tid;
-	char digits[12];
-
-	do
-		digits[d++] = (char)('0' + v % 10);
-	while ((v /= 10) != 0);
-	while (d > 0)
-		path[i++] = digits[--d];
-	memcpy(path + i, "/status", 8);
-	fd = tame__sys(SYS_openat, AT_FDCWD, (long)path, O_RDONLY | O_CLOEXEC,
-	    0, 0, 0);
-	if (fd < 0)
-		return -1;
-	n = tame__sys(SYS_read, fd, (long)buf, sizeof(buf) - 1, 0, 0, 0);
-	tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	if ((p = strstr(buf, "\nUmask:")) == NULL)
-		return -1;
-	for (p += 7; *p == '\t' || *p == ' '; p++)
-		;
-	for (; *p >= '0' && *p <= '7'; p++)
-		mask = mask * 8 + (*p - '0');
-	return mask;
+	return sup_status_field(r->tid, "\nUmask:", 8);
 }
 
 /* Make nr with the caller's umask in force. */

@@ -32,15 +32,6 @@
 #include "sys.h"
 #include "tame_int.h"
 
-#ifndef SYS_pidfd_send_signal
-#define SYS_pidfd_send_signal	424
-#endif
-#ifndef SYS_pidfd_open
-#define SYS_pidfd_open		434
-#endif
-#ifndef SYS_pidfd_getfd
-#define SYS_pidfd_getfd		438
-#endif
 
 /* The caller's effective ids and groups (pledge's fattr: chown to self). */
 static void

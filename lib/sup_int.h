@@ -140,9 +140,13 @@ void	sup_proc_fork(struct sup_proc *, int tid);
 void	sup_proc_narrow(struct sup_proc *, tame_atoms held, int exec_given,
 	    tame_atoms exec_held);
 
-/* /proc/N/tail into buf (64 bytes), and a number from /proc/TID/status. */
+/*
+ * /proc/N/tail into buf (64 bytes), and the number after key in
+ * /proc/TID/status: decimal, or in base (at most 10).
+ */
 const char *sup_proc_path(char *buf, int n, const char *tail);
 long	sup_status_num(int tid, const char *key);
+long	sup_status_field(int tid, const char *key, int base);
 
 /*
  * A call of an exec tree's process the filter sent here (sup_exec.c):

@@ -36,9 +36,6 @@
 #include "sys.h"
 #include "tame_int.h"
 
-#ifndef SYS_openat2
-#define SYS_openat2	437
-#endif
 #ifndef SECCOMP_GET_NOTIF_SIZES
 #define SECCOMP_GET_NOTIF_SIZES	3
 #endif

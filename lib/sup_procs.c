@@ -39,9 +39,6 @@
 #include "sys.h"
 #include "tame_int.h"
 
-#ifndef SYS_pidfd_open
-#define SYS_pidfd_open	434
-#endif
 #ifndef KCMP_VM
 #define KCMP_VM		1
 #endif
@@ -75,6 +72,12 @@ sup_proc_path(char *buf, int n, const char *tail)
 long
 sup_status_num(int tid, const char *key)
 {
+	return sup_status_field(tid, key, 10);
+}
+
+long
+sup_status_field(int tid, const char *key, int base)
+{
 	char path[64], buf[2048], *p;
 	long fd, n, v = 0;
 
@@ -91,10 +94,10 @@ sup_status_num(int tid, const char *key)
 		return -1;
 	for (p += strlen(key); *p == '\t' || *p == ' '; p++)
 		;
-	if (*p < '0' || *p > '9')
+	if (*p < '0' || *p >= '0' + base)
 		return -1;
-	for (; *p >= '0' && *p <= '9'; p++)
-		v = v * 10 + (*p - '0');
+	for (; *p >= '0' && *p < '0' + base; p++)
+		v = v * base + (*p - '0');
 	return v;
 }
 

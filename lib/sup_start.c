@@ -55,12 +55,6 @@
 #ifndef SECCOMP_FILTER_FLAG_TSYNC_ESRCH
 #define SECCOMP_FILTER_FLAG_TSYNC_ESRCH	(1UL << 4)
 #endif
-#ifndef SYS_pidfd_open
-#define SYS_pidfd_open		434
-#endif
-#ifndef SYS_pidfd_getfd
-#define SYS_pidfd_getfd		438
-#endif
 
 #define OFF_NR		offsetof(struct seccomp_data, nr)
 #define OFF_ARCH	offsetof(struct seccomp_data, arch)

@@ -51,15 +51,6 @@
 #include "sys.h"
 #include "tame_int.h"
 
-#ifndef SYS_openat2
-#define SYS_openat2	437
-#endif
-#ifndef SYS_pidfd_open
-#define SYS_pidfd_open	434
-#endif
-#ifndef SYS_faccessat2
-#define SYS_faccessat2	439
-#endif
 #ifndef AT_EACCESS
 #define AT_EACCESS	0x200
 #endif

@@ -16,6 +16,28 @@
 #ifndef TAME_SYS_H
 #define TAME_SYS_H
 
+#include <sys/syscall.h>
+
+/*
+ * Calls newer than some headers libtame is built with; numbered alike on
+ * every architecture since Linux 5.1's common table.
+ */
+#ifndef SYS_pidfd_send_signal
+#define SYS_pidfd_send_signal	424
+#endif
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open		434
+#endif
+#ifndef SYS_openat2
+#define SYS_openat2		437
+#endif
+#ifndef SYS_pidfd_getfd
+#define SYS_pidfd_getfd		438
+#endif
+#ifndef SYS_faccessat2
+#define SYS_faccessat2		439
+#endif
+
 long	tame__sys(long nr, long a0, long a1, long a2, long a3, long a4,
 	    long a5);
 
