@@ -133,6 +133,25 @@ die(const struct tame_call *c)
 	tame__sys(SYS_exit_group, 128 + SIGSYS, 0, 0, 0, 0, 0);
 }
 
+/*
+ * Die of SIGSYS at the next call, as a kill by the filter; if the filter
+ * cannot be added, a call with SIGSYS blocked here traps and the kernel
+ * kills with it; else exit with the status a shell shows for SIGSYS.
+ */
+static void
+die_at_next_call(void)
+{
+	struct sock_filter kill[] = {
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+	};
+	struct sock_fprog prog = { 1, kill };
+
+	tame__sys(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, (long)&prog, 0,
+	    0, 0);
+	syscall(-1);
+	tame__sys(SYS_exit_group, 128 + SIGSYS, 0, 0, 0, 0, 0);
+}
+
 static void
 on_sigsys(int sig, siginfo_t *si, void *ctx)
 {
@@ -152,12 +171,14 @@ on_sigsys(int sig, siginfo_t *si, void *ctx)
 	}
 	if (si->si_code != SYS_SECCOMP || si->si_arch != tame_audit_arch()) {
 		/*
-		 * Not a trap: a SIGSYS sent by someone (raise(SIGSYS)).  Its
-		 * default action, death, without a report or an emulation:
-		 * a call no filter allows, with SIGSYS blocked here.
+		 * Not a trap: a SIGSYS sent by someone (raise(SIGSYS), the
+		 * supervisor after its line).  Its default action, death,
+		 * without a report or an emulation: a last filter that
+		 * kills at the next call.  (A call no row names would not
+		 * do: in an exec tree the supervisor answers it, when the
+		 * exec'd images may make any call.)
 		 */
-		syscall(-1);
-		tame__sys(SYS_exit_group, 128 + SIGSYS, 0, 0, 0, 0, 0);
+		die_at_next_call();
 	}
 	c.nr = si->si_syscall;
 	c.path_arg = -1;
