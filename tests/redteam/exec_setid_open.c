@@ -74,10 +74,7 @@ try(struct attempt *a)
 	    write(fd, a->secret->data, a->secret->len) != (ssize_t)a->secret->len)
 		rt_fatal("%s", a->secret->path);
 	close(fd);
-	rt_spawn(&k, attack, a);
-	n = rt_listen(&k, got, sizeof(got));
-	rt_reap(&k);
-	rt_check(k.status);
+	n = rt_run(&k, attack, a, got, sizeof(got));
 	if (a->tmppath)
 		return rt_exists(rt_path("made")) ? 4 : 0;
 	if (rt_secret_in(a->secret, got, n))

@@ -492,6 +492,18 @@ rt_listen(struct rt_kid *k, void *buf, size_t n)
 	return got;
 }
 
+size_t
+rt_run(struct rt_kid *k, int (*fn)(void *), void *arg, void *buf, size_t n)
+{
+	size_t got;
+
+	rt_spawn(k, fn, arg);
+	got = rt_listen(k, buf, n);
+	rt_reap(k);
+	rt_check(k->status);
+	return got;
+}
+
 void
 rt_pledge(const char *promises, const char *execpromises)
 {

@@ -132,6 +132,12 @@ int		 rt_heard(struct rt_kid *);
 void		 rt_go(struct rt_kid *);
 /* In the parent: what the child told, until it closes or n bytes. */
 size_t		 rt_listen(struct rt_kid *, void *, size_t);
+/*
+ * The four in a row: spawn, listen (at most n bytes), reap, and
+ * rt_check() the status, which stays in the kid; the bytes heard.
+ */
+size_t		 rt_run(struct rt_kid *, int (*)(void *), void *, void *,
+		    size_t);
 
 /* pledge()/tame()/unveil() in a child: exit RT_NOPLEDGE if refused. */
 void		 rt_pledge(const char *, const char *);

@@ -97,10 +97,7 @@ try(struct attempt *a)
 	int r = 0;
 
 	chmod(a->secret->path, 0600);
-	rt_spawn(&k, attack, a);
-	n = rt_listen(&k, got, sizeof(got));
-	rt_reap(&k);
-	rt_check(k.status);
+	n = rt_run(&k, attack, a, got, sizeof(got));
 	if (rt_secret_in(a->secret, got, n))
 		r |= 1;
 	if (stat(a->secret->path, &st) == 0 && (st.st_mode & 07777) == 0606)

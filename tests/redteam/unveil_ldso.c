@@ -53,10 +53,7 @@ ran(struct attempt *a)
 	struct rt_kid k;
 	char out[256] = "";
 
-	rt_spawn(&k, attack, a);
-	rt_listen(&k, out, sizeof(out) - 1);
-	rt_reap(&k);
-	rt_check(k.status);
+	rt_run(&k, attack, a, out, sizeof(out) - 1);
 	return strncmp(out, "uid=", 4) == 0;
 }
 

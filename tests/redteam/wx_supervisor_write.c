@@ -80,10 +80,7 @@ main(int argc, char **argv)
 		rt_fatal("symlink");
 	for (tamed = 0; tamed < 2; tamed++) {
 		memset(out, 0, sizeof(out));
-		rt_spawn(&k, attack, &tamed);
-		n = rt_listen(&k, out, sizeof(out) - 1);
-		rt_reap(&k);
-		rt_check(k.status);
+		n = rt_run(&k, attack, &tamed, out, sizeof(out) - 1);
 		if (rt_exited(k.status, 2)) {
 			rt_broken("pledge(\"stdio rpath\"): mprotect made the "
 			    "text writable and executable");
