@@ -846,6 +846,35 @@ run_len(const struct run *r)
 	return r->lo == r->hi || r->lo == 0 ? 1 : 2;
 }
 
+/*
+ * Does a masked compare list every nonzero value under its mask (the
+ * set-ID rows: any of S_ISUID, S_ISGID, S_ISVTX; or one flag, O_CREAT
+ * under the mask O_CREAT)?  Then it is one JSET of the mask on the
+ * argument, with no AND.
+ */
+static int
+any_bit(const struct tame_cond *c)
+{
+	uint32_t m;
+	int i, j, bits = 0;
+
+	if (c->op != TC_IN || c->mask == 0xffffffffu ||
+	    (c->nval & (c->nval + 1)) != 0)
+		return 0;		/* nval is not 2^bits - 1 */
+	for (m = c->mask; m != 0 && bits <= 4; m &= m - 1)
+		bits++;
+	if (c->nval != (1 << bits) - 1)
+		return 0;
+	for (i = 0; i < c->nval; i++) {
+		if (c->val[i] == 0 || (c->val[i] & ~c->mask) != 0)
+			return 0;
+		for (j = 0; j < i; j++)
+			if (c->val[j] == c->val[i])
+				return 0;
+	}
+	return 1;	/* all 2^bits - 1 nonzero values under the mask */
+}
+
 static int
 cond_len(const struct tame_cond *c, int loaded)
 {
@@ -866,6 +895,8 @@ cond_len(const struct tame_cond *c, int loaded)
 	case TC_OWNGID:
 		return 2 + emit_ids->ngid;
 	}
+	if (any_bit(c))
+		return loaded ? 1 : 2;
 	len = loaded ? 0 : 1 + (c->mask != 0xffffffffu);
 	for (n = value_runs(c, r), i = 0; i < n; i++)
 		len += run_len(&r[i]);
@@ -875,7 +906,8 @@ cond_len(const struct tame_cond *c, int loaded)
 /*
  * Does the accumulator already hold what row r's first compare loads?
  * It does when the row before had one compare, of the same argument and
- * mask: every way into r is that compare failing.
+ * mask: every way into r is that compare failing.  A JSET's row left
+ * the argument unmasked.
  */
 static int
 reuses_load(const struct conds *before, const struct conds *r)
@@ -886,7 +918,7 @@ reuses_load(const struct conds *before, const struct conds *r)
 		return 0;
 	a = before->c[0];
 	return a->op == TC_IN && b->op == TC_IN && a->arg == b->arg &&
-	    a->mask == b->mask;
+	    a->mask == b->mask && !any_bit(a);
 }
 
 /* Instructions of a row: its compares; its RET is the chunk's. */
@@ -1041,6 +1073,14 @@ emit_cond(struct emitter *e, const struct tame_cond *c, int loaded, int ok,
 		return;
 	}
 	/* int arguments: the low 32 bits only, as the kernel reads them */
+	if (any_bit(c)) {
+		if (!loaded)
+			emit_load(e, OFF_ARG(c->arg));
+		at = p->len;
+		emit(e, BPF_JMP | BPF_JSET | BPF_K, c->mask, offset(e, at, ok),
+		    offset(e, at, fail));
+		return;
+	}
 	if (!loaded) {
 		emit_load(e, OFF_ARG(c->arg));
 		if (c->mask != 0xffffffffu)

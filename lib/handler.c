@@ -281,13 +281,6 @@ tame__blocks_sigsys(const char *status)
 	return (status_mask(status, "\nSigBlk:") & TAME_SIGSYS_BIT) != 0;
 }
 
-/* The caught signals, or all. */
-static uint64_t
-caught_signals(void)
-{
-	return status_mask("/proc/self/status", "\nSigCgt:");
-}
-
 /*
  * A process with other threads at its first tame() keeps their signal
  * masks as they are (policy.c: the THREADED rows): a thread that blocks
@@ -346,16 +339,19 @@ tame__warn_blocked_sigsys(int refused)
 	tame__say(&l);
 }
 
+/*
+ * Every signal's action is asked for in turn: 64 calls cost less than
+ * reading SigCgt from /proc/self/status in a process that has not
+ * touched /proc yet, and need no /proc.
+ */
 void
 tame__spare_sigsys(void)
 {
 	struct tame_ksigaction act;
-	uint64_t caught = caught_signals();
 	int sig;
 
 	for (sig = 1; sig <= 64; sig++) {
-		if (!(caught & ((uint64_t)1 << (sig - 1))) || sig == SIGSYS ||
-		    sig == SIGKILL || sig == SIGSTOP)
+		if (sig == SIGSYS || sig == SIGKILL || sig == SIGSTOP)
 			continue;
 		if (tame__sys(SYS_rt_sigaction, sig, 0, (long)&act,
 		    sizeof(act.mask), 0, 0) != 0 || act.handler <= 1 ||

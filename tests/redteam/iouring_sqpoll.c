@@ -14,8 +14,16 @@
  * memory, and openat with O_CREAT.  The parent looks for the secret's
  * bytes in the shared buffer and for the file.  pledge() refusing
  * (EBUSY) holds.
+ *
+ * The child holds the ring three ways, each found by another look of
+ * lib/acquired.c: its descriptor and its memory (as forked); its memory
+ * alone (the descriptor closed: only /proc/self/maps shows it); its
+ * descriptor alone, the memory unmapped and mapped again after pledge()
+ * (an exec'd image's case), among the first numbers (found by poll(2))
+ * or moved past 1024 (only a listing of /proc/self/fd finds it).
  */
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <linux/io_uring.h>
 
@@ -45,7 +53,18 @@ struct page {
 static struct ring ring;
 static struct page *pg;
 
+enum hold {
+	HOLD_BOTH,		/* descriptor and memory */
+	HOLD_MEMORY,		/* memory, the descriptor closed */
+	HOLD_FD,		/* the descriptor, no memory */
+	HOLD_FD_HIGH,		/* a descriptor past 1024, no memory */
+};
+
+#define HIGH_FD	1500
+
 #define U32(base, off)	((unsigned *)((base) + (off)))
+
+static void	ring_map(void);
 
 static int
 ring_setup(void)
@@ -57,6 +76,42 @@ ring_setup(void)
 	p->sq_thread_idle = 10000;	/* ms the poller keeps polling */
 	if ((ring.fd = (int)syscall(SYS_io_uring_setup, 8, p)) == -1)
 		return -1;
+	ring_map();
+	return 0;
+}
+
+static size_t
+sq_len(void)
+{
+	return ring.p.sq_off.array + ring.p.sq_entries * 4;
+}
+
+static size_t
+cq_len(void)
+{
+	return ring.p.cq_off.cqes + ring.p.cq_entries *
+	    sizeof(struct io_uring_cqe);
+}
+
+static size_t
+sqes_len(void)
+{
+	return ring.p.sq_entries * sizeof(struct io_uring_sqe);
+}
+
+static void
+ring_unmap(void)
+{
+	munmap(ring.sq, sq_len());
+	munmap(ring.cq, cq_len());
+	munmap(ring.sqes, sqes_len());
+}
+
+static void
+ring_map(void)
+{
+	struct io_uring_params *p = &ring.p;
+
 	ring.sq = mmap(NULL, p->sq_off.array + p->sq_entries * 4,
 	    PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, ring.fd,
 	    IORING_OFF_SQ_RING);
@@ -69,7 +124,6 @@ ring_setup(void)
 	if (ring.sq == MAP_FAILED || ring.cq == MAP_FAILED ||
 	    ring.sqes == MAP_FAILED)
 		rt_fatal("io_uring mmap: %s", strerror(errno));
-	return 0;
 }
 
 /* Queue one entry: memory writes only. */
@@ -138,13 +192,32 @@ wake(void)
 		    IORING_ENTER_SQ_WAKEUP, NULL, 0);
 }
 
+struct how {
+	int		 tamed;
+	enum hold	 hold;
+};
+
 static int
 attack(void *arg)
 {
-	int tamed = *(int *)arg, fd;
+	const struct how *h = arg;
+	int fd;
 
-	if (tamed)
+	if (h->hold == HOLD_MEMORY)
+		close(ring.fd);
+	if (h->hold == HOLD_FD)
+		ring_unmap();
+	if (h->hold == HOLD_FD_HIGH) {
+		ring_unmap();
+		if (dup2(ring.fd, HIGH_FD) == -1)
+			rt_fatal("dup2 to %d: %s", HIGH_FD, strerror(errno));
+		close(ring.fd);
+		ring.fd = HIGH_FD;
+	}
+	if (h->tamed)
 		rt_pledge("stdio", NULL);
+	if (h->hold == HOLD_FD || h->hold == HOLD_FD_HIGH)
+		ring_map();		/* mmap is stdio's */
 	rt_ready();
 	rt_await_go();
 	/* the descriptor is the ring maker's; the read lands in pg */
@@ -157,15 +230,16 @@ attack(void *arg)
 }
 
 static const char *
-try(int tamed, const struct rt_secret *s)
+try(int tamed, enum hold hold, const struct rt_secret *s)
 {
 	static char what[320];
+	struct how h = { tamed, hold };
 	struct rt_kid k;
 	int read_it, made;
 
 	memset(pg->buf, 0, sizeof(pg->buf));
 	unlink(pg->made);
-	rt_spawn(&k, attack, &tamed);
+	rt_spawn(&k, attack, &h);
 	if (rt_heard(&k) == 0) {
 		wake();
 		rt_go(&k);
@@ -183,11 +257,57 @@ try(int tamed, const struct rt_secret *s)
 	return what;
 }
 
+static const char *const hold_name[] = {
+	[HOLD_BOTH] = "its descriptor and memory",
+	[HOLD_MEMORY] = "its memory alone",
+	[HOLD_FD] = "its descriptor alone",
+	[HOLD_FD_HIGH] = "its descriptor alone, numbered past 1024",
+};
+
+/* Can descriptor fd be made (the soft limit raised as far as needed)? */
+static int
+fds_past(int fd)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == -1 || rl.rlim_max <= (rlim_t)fd)
+		return 0;
+	if (rl.rlim_cur <= (rlim_t)fd) {
+		rl.rlim_cur = (rlim_t)fd + 1;
+		if (setrlimit(RLIMIT_NOFILE, &rl) == -1)
+			return 0;
+	}
+	return 1;
+}
+
+static void
+one_hold(enum hold hold, const struct rt_secret *s)
+{
+	const char *what;
+
+	if (strstr(try(0, hold, s), "and created") == NULL) {
+		rt_na("holding %s, untamed, the ring did not open, read and "
+		    "create", hold_name[hold]);
+		return;
+	}
+	what = try(1, hold, s);
+	if (strncmp(what, "refused", 7) == 0)
+		rt_held("pledge(\"stdio\") holding %s of the parent's polling "
+		    "ring: %s", hold_name[hold], what);
+	else if (*what != '\0')
+		rt_escaped("pledge(\"stdio\") holding %s: through its parent's "
+		    "polling io_uring, by memory writes alone, %s",
+		    hold_name[hold], what);
+	else
+		rt_held("pledge(\"stdio\") holding %s: the parent's polling "
+		    "ring did nothing for it", hold_name[hold]);
+}
+
 int
 main(int argc, char **argv)
 {
 	struct rt_secret s;
-	const char *what;
+	enum hold hold;
 	FILE *f;
 	int off = 0;
 
@@ -213,19 +333,13 @@ main(int argc, char **argv)
 	rt_secret(&s, NULL);
 	snprintf(pg->secret, sizeof(pg->secret), "%s", s.path);
 	snprintf(pg->made, sizeof(pg->made), "%s", rt_path("made"));
-	if (strstr(try(0, &s), "and created") == NULL) {
-		rt_na("untamed, the ring did not open, read and create");
-		return rt_finish();
+	for (hold = HOLD_BOTH; hold <= HOLD_FD_HIGH; hold++) {
+		if (hold == HOLD_FD_HIGH && !fds_past(HIGH_FD)) {
+			rt_na("holding %s: RLIMIT_NOFILE's hard limit is "
+			    "below %d", hold_name[hold], HIGH_FD + 1);
+			continue;
+		}
+		one_hold(hold, &s);
 	}
-	what = try(1, &s);
-	if (strncmp(what, "refused", 7) == 0)
-		rt_held("pledge(\"stdio\") beside the parent's polling ring: "
-		    "%s", what);
-	else if (*what != '\0')
-		rt_escaped("pledge(\"stdio\"): through its parent's polling "
-		    "io_uring, by memory writes alone, %s", what);
-	else
-		rt_held("pledge(\"stdio\"): the parent's polling ring did "
-		    "nothing for it");
 	return rt_finish();
 }
