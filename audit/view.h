@@ -85,9 +85,13 @@ int	view_enter(const struct view *, int to, char *why, size_t len);
 /*
  * Did the runs whose layers are a and b (descriptors view_enter sent)
  * leave the same files (names, kinds, modes, contents; not times)?
- * Returns 1; or 0 with the first difference in diff.
+ * noise, when not -1, holds the layers of a second run made as a was: a
+ * file on which a and noise disagree varies from run to run, and b is
+ * not held to a there.  Returns 1; or 0 with the first difference in
+ * diff.
  */
-int	view_same(const struct view *, int a, int b, char *diff, size_t len);
+int	view_same(const struct view *, int a, int b, int noise, char *diff,
+	    size_t len);
 
 void	view_close(struct view *);
 

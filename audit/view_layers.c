@@ -71,14 +71,34 @@ same_file(int da, int db, const char *name, const struct stat *sa,
 	return same;
 }
 
+/* Do runs a and b disagree on name (a file of both, or of one)? */
 static int
-same_dir(int da, int db, const char *path, char *diff, size_t len)
+disagree(int da, int db, const char *name)
+{
+	struct stat sa, sb;
+	int ia, ib;
+
+	ia = fstatat(da, name, &sa, AT_SYMLINK_NOFOLLOW) == 0;
+	ib = fstatat(db, name, &sb, AT_SYMLINK_NOFOLLOW) == 0;
+	if (ia != ib)
+		return 1;
+	return ia && !same_file(da, db, name, &sa, &sb);
+}
+
+/*
+ * Did runs a and b leave the same files under path?  dn, when not -1,
+ * is a second run made as a was: where a and dn disagree, the command
+ * itself varies from run to run (a random port in a log), and b is not
+ * held to a there.
+ */
+static int
+same_dir(int da, int db, int dn, const char *path, char *diff, size_t len)
 {
 	struct dirent *e;
 	struct stat sa, sb;
 	char sub[PATH_MAX];
 	DIR *d;
-	int pass, from, other, ca, cb, same = 1;
+	int pass, from, other, ca, cb, cn, same = 1;
 
 	/* each name of a in b, then each of b in a */
 	for (pass = 0; pass < 2 && same; pass++) {
@@ -94,6 +114,8 @@ same_dir(int da, int db, const char *path, char *diff, size_t len)
 			    0 ? "" : path, e->d_name);
 			if (fstatat(other, e->d_name, &sb, AT_SYMLINK_NOFOLLOW)
 			    == -1) {
+				if (dn != -1 && disagree(da, dn, e->d_name))
+					continue;
 				snprintf(diff, len, "%s was %s only in %s run",
 				    sub, fstatat(from, e->d_name, &sa,
 				    AT_SYMLINK_NOFOLLOW) == 0 &&
@@ -106,6 +128,8 @@ same_dir(int da, int db, const char *path, char *diff, size_t len)
 				continue;
 			if (fstatat(from, e->d_name, &sa, AT_SYMLINK_NOFOLLOW) ==
 			    -1 || !same_file(da, db, e->d_name, &sa, &sb)) {
+				if (dn != -1 && disagree(da, dn, e->d_name))
+					continue;
 				snprintf(diff, len, "%s differs from the first "
 				    "run's", sub);
 				same = 0;
@@ -117,12 +141,16 @@ same_dir(int da, int db, const char *path, char *diff, size_t len)
 			    O_CLOEXEC);
 			cb = openat(db, e->d_name, O_RDONLY | O_DIRECTORY |
 			    O_CLOEXEC);
+			cn = dn == -1 ? -1 : openat(dn, e->d_name, O_RDONLY |
+			    O_DIRECTORY | O_CLOEXEC);
 			same = ca != -1 && cb != -1 &&
-			    same_dir(ca, cb, sub, diff, len);
+			    same_dir(ca, cb, cn, sub, diff, len);
 			if (ca != -1)
 				close(ca);
 			if (cb != -1)
 				close(cb);
+			if (cn != -1)
+				close(cn);
 		}
 		closedir(d);
 	}
@@ -130,10 +158,11 @@ same_dir(int da, int db, const char *path, char *diff, size_t len)
 }
 
 int
-view_same(const struct view *v, int a, int b, char *diff, size_t len)
+view_same(const struct view *v, int a, int b, int noise, char *diff,
+    size_t len)
 {
 	char up[32];
-	int k, da, db, same = 1;
+	int k, da, db, dn, same = 1;
 
 	for (k = 0; k < v->nm && same; k++) {
 		if (v->m[k].kind != VIEW_LAYER)
@@ -141,8 +170,10 @@ view_same(const struct view *v, int a, int b, char *diff, size_t len)
 		snprintf(up, sizeof(up), "%d/upper", k);
 		da = openat(a, up, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		db = openat(b, up, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		dn = noise < 0 ? -1 : openat(noise, up, O_RDONLY |
+		    O_DIRECTORY | O_CLOEXEC);
 		if (da != -1 && db != -1)
-			same = same_dir(da, db, v->m[k].path, diff, len);
+			same = same_dir(da, db, dn, v->m[k].path, diff, len);
 		else if (da != db) {
 			snprintf(diff, len, "the layers of %s could not be "
 			    "read: %s", v->m[k].path, strerror(errno));
@@ -152,6 +183,8 @@ view_same(const struct view *v, int a, int b, char *diff, size_t len)
 			close(da);
 		if (db != -1)
 			close(db);
+		if (dn != -1)
+			close(dn);
 	}
 	return same;
 }

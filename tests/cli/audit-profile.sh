@@ -193,6 +193,16 @@ grep -q "^$ICONV " ld1.prof && no "--once listed iconv: $(cat ld1.prof)"
 grep -q "load code on demand ($ICONV) could be tamed with it loaded first, but a run must decide that" r10.txt ||
     no "--once does not say why iconv is left out: $(cat r10.txt)"
 
+# The same where the command varies by itself from run to run (a file
+# and a line of random bytes, as a suite's log names a random port): a
+# second plain run shows what varies, and only the rest decides.
+"$A" --profile ld2.prof -o r11.txt -- sh -c \
+    'iconv -f UTF-8 -t UTF-16LE u8.txt; od -An -N8 -tx8 /dev/urandom;
+    od -An -N8 -tx8 /dev/urandom > noise.txt' > /dev/null 2>&1 ||
+    no "--profile of iconv beside random bytes: status $?"
+grep -qx "$ICONV stdio,rpath load=$G/UTF-16.so" ld2.prof ||
+    no "random bytes beside iconv left it out: $(cat ld2.prof; cat r11.txt)"
+
 # a broken profile is named before anything runs, and left as it was
 printf '/usr/bin/cat stdio,nosuchflag\n' > bad.prof
 cp bad.prof bad.before
