@@ -155,6 +155,7 @@
 #define RECVFD		TAME__RECVFD
 #define ID		TAME__ID
 #define REAP		TAME__REAP
+#define STDIO_OBSD	TAME__STDIO_OBSD
 #define MCAST		TAME__MCAST
 /* Atoms only pledge() holds. */
 #define ROUTE		(TAME__ROUTE | TAME__WROUTE)
@@ -210,6 +211,7 @@
 #define WHY_CREATE	"create a new name"
 #define WHY_REMOVE	"remove or rename a name"
 #define WHY_SOCK	"socket calls"
+#define WHY_SOCKOPT_COMMON "a receive buffer's size, a pending error (OpenBSD's stdio)"
 #define WHY_IPOPT	"IP options but multicast's"
 #define WHY_TTY		"terminal control"
 #define WHY_PROC	"other processes: fork, signal, wait, change ids"
@@ -580,6 +582,13 @@ const struct tame_rule tame_rules[] = {
 	 * under PROC allow every target anyway.  No row needs the gate.
 	 */
 	{ SYS(kill), BASE, .cond = { SELF(0) }, .why = WHY_TO_SELF },
+	/*
+	 * pledge's stdio: its own process group, as OpenBSD's pledge_kill
+	 * (Landlock's signal scope, Linux 6.12, keeps it to processes of
+	 * the domain); tame()'s PROC signals any.
+	 */
+	{ SYS(kill), STDIO_OBSD, .cond = { IN(0, ALL32, 0) },
+	    .why = "a signal to its own process group" },
 	{ SYS(tgkill), BASE, .cond = { SELF(0) },
 	    .why = "raise(), abort(), pthread_kill(): a thread of this "
 	    "process" },
@@ -938,9 +947,14 @@ const struct tame_rule tame_rules[] = {
 	    .why = "routing tables and interfaces: route, wroute" },
 	{ SYS(connect), NET, .why = WHY_SOCK },
 	{ SYS(sendto), NET | ROUTE, .why = "send with an address" },
-	{ SYS(getsockname), NET | ROUTE, .why = WHY_SOCK },
-	{ SYS(getpeername), NET, .why = WHY_SOCK },
+	{ SYS(getsockname), NET | ROUTE | STDIO_OBSD, .why = WHY_SOCK },
+	{ SYS(getpeername), NET | STDIO_OBSD, .why = WHY_SOCK },
 	{ SYS(getsockopt), NET, .why = WHY_SOCK },
+	/* OpenBSD's pledge_sockopt: "too common to reject" */
+	{ SYS(getsockopt), STDIO_OBSD, .cond = { IN(1, ALL32, SOL_SOCKET),
+	    IN(2, ALL32, SO_RCVBUF, SO_ERROR) }, .why = WHY_SOCKOPT_COMMON },
+	{ SYS(setsockopt), STDIO_OBSD, .cond = { IN(1, ALL32, SOL_SOCKET),
+	    IN(2, ALL32, SO_RCVBUF, SO_ERROR) }, .why = WHY_SOCKOPT_COMMON },
 	/*
 	 * Socket options.  Multicast's (IP_MULTICAST_*, IP_ADD_MEMBERSHIP,
 	 * MCAST_*, IPv6's likewise) are pledge's mcast: the IP and IPv6
@@ -1320,8 +1334,8 @@ const int tame_nflagnames = sizeof(tame_flagnames) / sizeof(tame_flagnames[0]);
  * 2025 (removed from OpenBSD in 2026); programs still ask for it.
  */
 const struct tame_promise tame_promises[] = {
-	{ "stdio", MALLOC | RW | REAP, "memory, I/O on open descriptors, "
-	    "self, wait", "" },
+	{ "stdio", MALLOC | RW | REAP | STDIO_OBSD, "memory, I/O on open "
+	    "descriptors, self, wait", "" },
 	{ "rpath", RPATH, "read-only path operations", "" },
 	{ "wpath", WPATH, "open existing files for writing", "" },
 	{ "cpath", CPATH, "create and remove names", "" },

@@ -69,13 +69,21 @@ typedef uint64_t tame_atoms;
  */
 #define TAME__PTY	((tame_atoms)1 << 38)
 /*
+ * What OpenBSD's stdio gives beyond the 2015 stdio (kern_pledge.c 1.333):
+ * kill(0, sig) to its own process group (pledge_kill), a socket's own
+ * and peer's names, SO_RCVBUF and SO_ERROR (pledge_sockopt's "too common
+ * to reject").  pledge()'s stdio holds it; under tame() PROC and the
+ * socket flags allow those calls in their own rows.
+ */
+#define TAME__STDIO_OBSD	((tame_atoms)1 << 39)
+/*
  * Not a promise: what the filter grants an image exec'd under
  * execpromises before any code of its own runs (its loader's calls;
  * images.c adds it to the execpromises' atoms).
  */
-#define TAME__LOADER	((tame_atoms)1 << 39)
+#define TAME__LOADER	((tame_atoms)1 << 40)
 /* Every atom: what a process holds before its first tame() or pledge(). */
-#define TAME__ATOMS	(((tame_atoms)1 << 39) - 1)
+#define TAME__ATOMS	(((tame_atoms)1 << 40) - 1)
 
 /*
  * Internal bits beside the public flags.  ALWAYS rows apply even under

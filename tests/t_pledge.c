@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <linux/netlink.h>
 #include <netinet/in.h>
@@ -23,6 +24,7 @@
 #include <pthread.h>
 #include <pty.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1119,6 +1121,71 @@ START_TEST(test_tty_makes_pseudo_terminals)
 }
 END_TEST
 
+/*
+ * What OpenBSD's stdio allows beyond the 2015 stdio (kern_pledge.c
+ * 1.333): a socket's own and peer's names, SO_RCVBUF and SO_ERROR both
+ * ways (pledge_sockopt), kill(0, sig) to its own process group
+ * (pledge_kill).  Each has a refused neighbour: another socket option
+ * needs a network promise, another process's group needs proc.  The
+ * child runs in a process group of its own, so kill(0) reaches it alone.
+ */
+static int
+body_stdio_obsd(void *arg)
+{
+	struct sockaddr_un sa;
+	socklen_t len;
+	int sv[2], v = 0, which = *(const int *)arg;
+
+	if (setpgid(0, 0) == -1 || socketpair(AF_UNIX, SOCK_STREAM, 0, sv) ==
+	    -1 || signal(SIGUSR1, SIG_IGN) == SIG_ERR)
+		return 99;
+	if (pledge("stdio", NULL) == -1)
+		return 100;
+	len = sizeof(v);
+	switch (which) {
+	case 0:
+		len = sizeof(sa);
+		if (getsockname(sv[0], (struct sockaddr *)&sa, &len) == -1)
+			return 1;
+		len = sizeof(sa);
+		if (getpeername(sv[0], (struct sockaddr *)&sa, &len) == -1)
+			return 2;
+		len = sizeof(v);
+		if (getsockopt(sv[0], SOL_SOCKET, SO_ERROR, &v, &len) == -1 ||
+		    v != 0)
+			return 3;
+		len = sizeof(v);
+		if (getsockopt(sv[0], SOL_SOCKET, SO_RCVBUF, &v, &len) == -1)
+			return 4;
+		if (setsockopt(sv[0], SOL_SOCKET, SO_RCVBUF, &v, len) == -1)
+			return 5;
+		if (kill(0, SIGUSR1) == -1)
+			return 6;
+		return 0;
+	case 1:
+		(void)getsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &v, &len);
+		return 7;
+	default:
+		(void)kill(-getppid(), SIGUSR1);	/* another group */
+		return 8;
+	}
+}
+
+START_TEST(test_stdio_as_openbsd)
+{
+	int which = 0;
+	struct outcome o = h_run(H_NO_TAME, NULL, body_stdio_obsd, &which);
+
+	ck_assert_exit(o, 0);
+	which = 1;
+	o = h_run(H_NO_TAME, NULL, body_stdio_obsd, &which);
+	ck_assert_pledge_violation(o, "getsockopt", "inet");
+	which = 2;
+	o = h_run(H_NO_TAME, NULL, body_stdio_obsd, &which);
+	ck_assert_pledge_violation(o, "kill", "proc");
+}
+END_TEST
+
 /* The name service under getpw, as tame's GETPW grants it. */
 static int
 body_getpw(void *arg)
@@ -1314,6 +1381,7 @@ pledge_suite(void)
 	tcase_add_test(tc, test_rules);
 	tcase_add_test(tc, test_every_word_is_known);
 	tcase_add_test(tc, test_empty_leaves_exit);
+	tcase_add_test(tc, test_stdio_as_openbsd);
 	tcase_add_loop_test(tc, test_each_promise, 0,
 	    (int)(sizeof(cases) / sizeof(cases[0])));
 	tcase_add_test(tc, test_exec_null_is_not_pledged);
