@@ -314,8 +314,9 @@ check(const struct audit *a, struct findings *f)
 static uint64_t
 promises_of(const struct need **all, int n, int flags, int floor)
 {
-	tame_atoms within = tame_expand(flags) | TAME__REAP;
-	uint64_t p = 1, pick;		/* tame_promises[0] is stdio */
+	/* tame_promises[0] is stdio, in every pledge line */
+	tame_atoms within = tame_expand(flags) | tame_promises[0].atoms;
+	uint64_t p = 1, pick;
 	int i, k;
 
 	/*
