@@ -102,6 +102,9 @@ handled(tame_atoms held, int abi)
 		return 0;		/* tame(0) opens nothing */
 	if ((held & TAME_RPATH) == 0)
 		h |= LL_READ;
+	/* the marked write opens of pledge's own paths: judged here */
+	if ((held & (TAME__STDIO_OBSD | TAME__PTY)) && !(held & TAME_WPATH))
+		h |= LL_WRITE;
 	if (held & TAME_TMPPATH) {
 		if ((held & TAME_WPATH) == 0)
 			h |= LL_WRITE;
@@ -256,7 +259,8 @@ tame__landlock_prepare(tame_atoms held, int *ruleset_fd)
 	for (i = 0; i < tame_nlpaths; i++) {
 		if ((held & tame_lpaths[i].flag) == 0)
 			continue;
-		access = tame_lpaths[i].rights == TL_FULL ? h : LL_READ;
+		access = tame_lpaths[i].rights == TL_FULL ? h :
+		    tame_lpaths[i].rights == TL_RW ? LL_READ | LL_WRITE : LL_READ;
 		access &= h & ~LANDLOCK_ACCESS_FS_REFER;
 		if (access == 0)
 			continue;

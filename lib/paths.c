@@ -62,17 +62,19 @@ tame__path_grantors(const char *path, int rights)
 }
 
 tame_atoms
-tame__path_grantors_each(const char *path, tame_atoms *full)
+tame__path_grantors_each(const char *path, tame_atoms *rw, tame_atoms *full)
 {
 	tame_atoms read = 0;
 	int i;
 
-	*full = 0;
+	*rw = *full = 0;
 	if (path == NULL || !canonical(path))
 		return 0;
 	for (i = 0; i < tame_nlpaths; i++)
 		if (beneath(tame_lpaths[i].path, path)) {
 			read |= tame_lpaths[i].flag;
+			if (tame_lpaths[i].rights >= TL_RW)
+				*rw |= tame_lpaths[i].flag;
 			if (tame_lpaths[i].rights >= TL_FULL)
 				*full |= tame_lpaths[i].flag;
 		}

@@ -211,6 +211,7 @@
 #define WHY_CREATE	"create a new name"
 #define WHY_REMOVE	"remove or rename a name"
 #define WHY_SOCK	"socket calls"
+#define WHY_DEV_WRITE	"a write: /dev/null, /dev/tty under tty (OpenBSD's pledge_namei)"
 #define WHY_SOCKOPT_COMMON "a receive buffer's size, a pending error (OpenBSD's stdio)"
 #define WHY_IPOPT	"IP options but multicast's"
 #define WHY_TTY		"terminal control"
@@ -1081,6 +1082,9 @@ const struct tame_rule tame_rules[] = {
 	    O_RDONLY), MARKED(4) }, .why = WHY_GRANTED },
 	{ SYS(openat), TMPPATH, .action = TA_LANDLOCK, .cond = { IN(2,
 	    OPEN_BITS, TMP_OPENS), MARKED(4) }, .why = WHY_GRANTED },
+	{ SYS(openat), STDIO_OBSD | TAME__PTY, .action = TA_LANDLOCK,
+	    .cond = { IN(2, OPEN_BITS, OPEN_WRITE, OPEN_RDWR), MARKED(4) },
+	    .why = WHY_GRANTED },
 	{ SYS(unlinkat), TMPPATH, .action = TA_LANDLOCK,
 	    .cond = { IN(0, ALL32, AT_FDCWD), MARKED(3) },
 	    .why = WHY_GRANTED },
@@ -1091,11 +1095,17 @@ const struct tame_rule tame_rules[] = {
 	    OPEN_READ) }, .why = "a read: the path must be one a held flag grants" },
 	{ SYS(openat), TMPPATH, .action = TA_EMULATE, .cond = { IN(2,
 	    OPEN_BITS, TMP_OPENS) }, .why = WHY_TMP },
+	{ SYS(openat), STDIO_OBSD | TAME__PTY, .action = TA_EMULATE,
+	    .cond = { IN(2, OPEN_BITS, OPEN_WRITE, OPEN_RDWR) },
+	    .why = WHY_DEV_WRITE },
 #ifdef __NR_open
 	{ SYS(open), BASE, .action = TA_EMULATE, .cond = { IN(1, OPEN_BITS,
 	    OPEN_READ) }, .why = "a read: the path must be one a held flag grants" },
 	{ SYS(open), TMPPATH, .action = TA_EMULATE, .cond = { IN(1, OPEN_BITS,
 	    TMP_OPENS) }, .why = WHY_TMP },
+	{ SYS(open), STDIO_OBSD | TAME__PTY, .action = TA_EMULATE,
+	    .cond = { IN(1, OPEN_BITS, OPEN_WRITE, OPEN_RDWR) },
+	    .why = WHY_DEV_WRITE },
 	{ SYS(creat), TMPPATH, .action = TA_EMULATE, .why = WHY_TMP },
 	{ SYS(unlink), TMPPATH, .action = TA_EMULATE, .why = WHY_TMP },
 	{ SYS(mkdir), TMPPATH, .action = TA_EMULATE, .why = WHY_TMP },
@@ -1280,6 +1290,12 @@ const struct tame_lpath tame_lpaths[] = {
 	{ TAME_DNSPATH, TL_READ, "/etc/services" },
 	{ TAME_DNSPATH, TL_READ, "/etc/gai.conf" },
 	{ TAME_TMPPATH, TL_FULL, "/tmp" },
+	/*
+	 * pledge_namei's own: daemon(3) opens /dev/null under any promise,
+	 * readpassphrase(3) /dev/tty under tty
+	 */
+	{ TAME__STDIO_OBSD, TL_RW, "/dev/null" },
+	{ TAME__PTY, TL_RW, "/dev/tty" },
 	/* pledge's vminfo: the kernel's memory and load statistics */
 	{ TAME__VMINFO, TL_READ, "/proc/meminfo" },
 	{ TAME__VMINFO, TL_READ, "/proc/vmstat" },

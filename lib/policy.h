@@ -212,9 +212,10 @@ extern const int		tame_nrules;
  * call's path against them first, so that any other path is a violation
  * rather than EACCES.
  */
-enum tame_lpath_right {
+enum tame_lpath_right {			/* each holds those before it */
 	TL_READ = 1,			/* read files, list directories */
-	TL_FULL = 2,			/* read, write, create, remove */
+	TL_RW = 2,			/* and write, truncate files there */
+	TL_FULL = 3,			/* and create, remove */
 };
 
 struct tame_lpath {

@@ -154,8 +154,11 @@ int	tame__writable(uint64_t dst, size_t len);	/* len >= 4 */
 /* Paths the flags grant (paths.c): held flags, TL_READ or TL_FULL. */
 tame_atoms tame__path_grantors(const char *path, int rights);
 int	tame__path_granted(tame_atoms held, const char *path, int rights);
-/* Both at once: the flags granting reading, and in *full everything. */
-tame_atoms tame__path_grantors_each(const char *path,
+/*
+ * All at once: the flags granting reading, in *rw writing, in *full
+ * everything.
+ */
+tame_atoms tame__path_grantors_each(const char *path, tame_atoms *rw,
 	    tame_atoms *full);
 /* The longest entry of tame_lpaths granting path to held, or -1. */
 int	tame__path_entry(tame_atoms held, const char *path, int rights);

@@ -49,8 +49,10 @@ tame__path_rights(int nr, const uint64_t a[6], const char *path)
 	case SYS_open:
 #endif
 		flags = (int)a[nr == SYS_openat ? 2 : 1];
-		return (flags & TAME_OPEN_BITS) == O_RDONLY ||
-		    (flags & TAME_OPEN_BITS) == O_PATH ? TL_READ : TL_FULL;
+		if ((flags & TAME_OPEN_BITS) == O_RDONLY ||
+		    (flags & TAME_OPEN_BITS) == O_PATH)
+			return TL_READ;
+		return flags & (O_CREAT | TAME_TMPFILE_BIT) ? TL_FULL : TL_RW;
 	case SYS_newfstatat:
 	case SYS_statx:
 		flags = (int)a[nr == SYS_statx ? 2 : 3];

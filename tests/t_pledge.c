@@ -1186,6 +1186,70 @@ START_TEST(test_stdio_as_openbsd)
 }
 END_TEST
 
+/*
+ * pledge_namei's own paths: /dev/null opens for writing under stdio
+ * alone (daemon(3)), /dev/tty under tty (readpassphrase(3)).  The
+ * handler opens them again marked, and the Landlock layer is what
+ * confines such an open: a marked write open of another file, made
+ * directly as hostile code would, fails with EACCES and leaves the file
+ * as it was; an unmarked one is a violation naming wpath.
+ */
+static int
+body_dev_null(void *arg)
+{
+	const char *victim = arg;
+	int fd;
+
+	if (pledge("stdio", NULL) == -1)
+		return 100;
+	if ((fd = open("/dev/null", O_WRONLY)) == -1 || write(fd, "x", 1) != 1)
+		return 1;
+	close(fd);
+	if ((fd = open("/dev/null", O_RDWR | O_TRUNC)) == -1)
+		return 2;
+	close(fd);
+	if (syscall(SYS_openat, AT_FDCWD, victim, O_WRONLY | O_TRUNC, 0,
+	    TAME_MARK) != -1 || errno != EACCES)
+		return 3;
+	/* unmarked: the argument the mark would be in cleared */
+	(void)syscall(SYS_openat, AT_FDCWD, victim, O_WRONLY, 0, 0);
+	return 4;
+}
+
+static int
+body_dev_tty(void *arg)
+{
+	const char *promises = arg;
+	int fd;
+
+	if (pledge(promises, NULL) == -1)
+		return 100;
+	/* no controlling terminal here: ENXIO, but not a violation */
+	fd = open("/dev/tty", O_RDWR);
+	return fd >= 0 || errno == ENXIO ? 0 : 1;
+}
+
+START_TEST(test_dev_null_and_tty)
+{
+	struct outcome o;
+	struct stat st;
+	int fd;
+
+	make_dir();
+	fd = open(in_dir("victim"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ck_assert_int_eq(write(fd, "keep", 4), 4);
+	close(fd);
+	o = h_run(H_NO_TAME, NULL, body_dev_null, (void *)in_dir("victim"));
+	ck_assert_pledge_violation(o, "openat", "wpath");
+	ck_assert_int_eq(stat(in_dir("victim"), &st), 0);
+	ck_assert_int_eq(st.st_size, 4);
+	o = h_run(H_NO_TAME, NULL, body_dev_tty, "stdio tty");
+	ck_assert_exit(o, 0);
+	o = h_run(H_NO_TAME, NULL, body_dev_tty, "stdio");
+	ck_assert_signal(o, SIGSYS);
+}
+END_TEST
+
 /* The name service under getpw, as tame's GETPW grants it. */
 static int
 body_getpw(void *arg)
@@ -1382,6 +1446,7 @@ pledge_suite(void)
 	tcase_add_test(tc, test_every_word_is_known);
 	tcase_add_test(tc, test_empty_leaves_exit);
 	tcase_add_test(tc, test_stdio_as_openbsd);
+	tcase_add_test(tc, test_dev_null_and_tty);
 	tcase_add_loop_test(tc, test_each_promise, 0,
 	    (int)(sizeof(cases) / sizeof(cases[0])));
 	tcase_add_test(tc, test_exec_null_is_not_pledged);

@@ -426,6 +426,8 @@ print_group(tame_atoms group, tame_atoms implies)
 	print_kind(group, K_GATE, 0, "From within libtame only");
 	print_paths(group, TL_READ,
 	    "Without rpath, opens for reading and stat may reach");
+	print_paths(group, TL_RW,
+	    "Without rpath and wpath, opens for reading and writing may reach");
 	print_paths(group, TL_FULL, "Without wpath and cpath, files may be\n"
 	    "read, written, created and removed beneath");
 }
@@ -737,6 +739,7 @@ print_pledge_mdoc(void)
 		if (any)
 			list_end(&l);
 		print_paths(p->atoms, TL_READ, "Reads");
+		print_paths(p->atoms, TL_RW, "Reads and writes");
 		print_paths(p->atoms, TL_FULL, "Reads, writes, creates and "
 		    "removes beneath");
 	}

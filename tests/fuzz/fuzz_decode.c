@@ -191,17 +191,19 @@ static void
 paths(struct input *in)
 {
 	const char *path;
-	tame_atoms held, read, full, each, each_full;
+	tame_atoms held, read, rw, full, each, each_rw, each_full;
 
 	held = (int)take(in, 4);
 	path = guard_str(&gpath, in->p, in->n);
 	read = tame__path_grantors(path, TL_READ);
+	rw = tame__path_grantors(path, TL_RW);
 	full = tame__path_grantors(path, TL_FULL);
-	each = tame__path_grantors_each(path, &each_full);
-	if (each != read || each_full != full)
+	each = tame__path_grantors_each(path, &each_rw, &each_full);
+	if (each != read || each_rw != rw || each_full != full)
 		fail("tame__path_grantors_each disagrees with grantors");
-	if ((full & ~read) != 0)
-		fail("a flag grants everything but not reading");
+	if ((full & ~rw) != 0 || (rw & ~read) != 0)
+		fail("a flag grants writing but not reading, or everything "
+		    "but not writing");
 	if (!canonical(path) && (read | full) != 0)
 		fail("a path not in canonical form is granted");
 	if (tame__path_granted(held, path, TL_READ) != ((read & held) != 0) ||
