@@ -1250,6 +1250,25 @@ START_TEST(test_dev_null_and_tty)
 }
 END_TEST
 
+/* sendfd and recvfd pass descriptors; making a socket is unix's. */
+static int
+body_unix_socket(void *arg)
+{
+	(void)arg;
+	if (pledge("stdio sendfd recvfd", NULL) == -1)
+		return 100;
+	(void)socket(AF_UNIX, SOCK_STREAM, 0);
+	return 1;
+}
+
+START_TEST(test_sendfd_makes_no_socket)
+{
+	struct outcome o = h_run(H_NO_TAME, NULL, body_unix_socket, NULL);
+
+	ck_assert_pledge_violation(o, "socket", "unix");
+}
+END_TEST
+
 /* The name service under getpw, as tame's GETPW grants it. */
 static int
 body_getpw(void *arg)
@@ -1447,6 +1466,7 @@ pledge_suite(void)
 	tcase_add_test(tc, test_empty_leaves_exit);
 	tcase_add_test(tc, test_stdio_as_openbsd);
 	tcase_add_test(tc, test_dev_null_and_tty);
+	tcase_add_test(tc, test_sendfd_makes_no_socket);
 	tcase_add_loop_test(tc, test_each_promise, 0,
 	    (int)(sizeof(cases) / sizeof(cases[0])));
 	tcase_add_test(tc, test_exec_null_is_not_pledged);
