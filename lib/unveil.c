@@ -22,8 +22,9 @@
  * tests/t_unveil.c): nothing is hidden before the lock; overlapping
  * rules add up instead of the deepest one deciding, so "" cannot hide a
  * path beneath one unveiled; a hidden path fails with EACCES, not
- * ENOENT; a path must exist to be unveiled; the layer binds the locking
- * thread and those it starts later, and the images it execs.
+ * ENOENT; a name still to be made unveils its whole directory; the layer
+ * binds the locking thread and those it starts later, and the images it
+ * execs.
  */
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -32,6 +33,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -187,6 +189,32 @@ record_rule(long fd, uint64_t rights)
 	return 0;
 }
 
+/*
+ * The directory a path's last name would be in, for a name not made yet
+ * (OpenBSD files it there): "." for a bare name.  -errno where that
+ * directory is missing too (ENOENT, as OpenBSD answers).
+ */
+static long
+open_parent(const char *path)
+{
+	char dir[PATH_MAX];
+	size_t n = strlen(path);
+
+	while (n > 1 && path[n - 1] == '/')
+		n--;			/* "new/": the name is "new" */
+	while (n > 0 && path[n - 1] != '/')
+		n--;
+	if (n == 0)
+		return tame__sys(SYS_openat, AT_FDCWD, (long)".", O_PATH |
+		    O_DIRECTORY | O_CLOEXEC, 0, 0, 0);
+	if (n >= sizeof(dir))
+		return -ENAMETOOLONG;
+	memcpy(dir, path, n);
+	dir[n] = '\0';
+	return tame__sys(SYS_openat, AT_FDCWD, (long)dir, O_PATH |
+	    O_DIRECTORY | O_CLOEXEC, 0, 0, 0);
+}
+
 static int
 add_rule(const char *path, uint64_t rights)
 {
@@ -195,6 +223,13 @@ add_rule(const char *path, uint64_t rights)
 
 	fd = tame__sys(SYS_openat, AT_FDCWD, (long)path, O_PATH | O_CLOEXEC,
 	    0, 0, 0);
+	/*
+	 * A name still to be made: Landlock rules hold inodes, so the
+	 * nearest is its directory's, which grants the rights on all of
+	 * the directory (unveil(3), CAVEATS).
+	 */
+	if (fd == -ENOENT)
+		fd = open_parent(path);
 	if (fd < 0)
 		return fail((int)-fd);
 	if (record_rule(fd, rights) == -1) {

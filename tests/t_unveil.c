@@ -153,6 +153,41 @@ START_TEST(test_permissions)
 }
 END_TEST
 
+/*
+ * A name still to be made (OpenBSD files it under its directory): the
+ * unveil succeeds and the name can be made; Landlock's rule is its
+ * directory's, so the directory's other names get the same rights (the
+ * difference unveil(3) states), and nothing outside it.
+ */
+static int
+body_name_to_be_made(void *arg)
+{
+	(void)arg;
+	if (unveil(in_dir("sub/new.txt"), "rwc") != 0 ||
+	    unveil(NULL, NULL) != 0)
+		return 100;
+	if (opens(in_dir("sub/new.txt"), O_WRONLY | O_CREAT) != 0)
+		return 1;
+	if (opens(in_dir("sub/new.txt"), O_RDWR) != 0)
+		return 2;
+	if (opens(in_dir("sub/g"), O_RDWR) != 0)
+		return 3;		/* the directory's: as documented */
+	if (opens(in_dir("f"), O_RDONLY) != -EACCES)
+		return 4;		/* outside the directory: hidden */
+	return 0;
+}
+
+START_TEST(test_name_to_be_made)
+{
+	struct outcome o;
+
+	if (!have_landlock())
+		return;
+	o = h_run(H_NO_TAME, NULL, body_name_to_be_made, NULL);
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
 static int
 body_bad_input(void *arg)
 {
@@ -612,6 +647,7 @@ unveil_suite(void)
 	tcase_add_test(tc, test_read_only_and_the_lock);
 	tcase_add_test(tc, test_permissions);
 	tcase_add_test(tc, test_bad_input);
+	tcase_add_test(tc, test_name_to_be_made);
 	tcase_add_test(tc, test_overlapping_rules_add_up);
 	tcase_add_test(tc, test_nothing_hidden_before_the_lock);
 	tcase_add_test(tc, test_pledge_locks_unveil);
