@@ -21,7 +21,8 @@
  * Where this differs from OpenBSD (unveil(3) CAVEATS, each tested in
  * tests/t_unveil.c): nothing is hidden before the lock; overlapping
  * rules add up instead of the deepest one deciding, so "" cannot hide a
- * path beneath one unveiled; a hidden path fails with EACCES, not
+ * path beneath one unveiled (the same path again does take the new
+ * permissions, as OpenBSD's); a hidden path fails with EACCES, not
  * ENOENT; a name still to be made unveils its whole directory; the layer
  * binds the locking thread and those it starts later, and the images it
  * execs.
@@ -164,11 +165,130 @@ perms_of(uint64_t rights)
 	    ((rights & UV_CREATE) ? TAME_UV_C : 0);
 }
 
-/* The supervisor's copy of a rule: rights on one inode add up. */
-static int
-record_rule(long fd, uint64_t rights)
+/*
+ * Beside each of the supervisor's rules (rules.r[i]): its Landlock
+ * rights, whether it stands for a name still to be made (its
+ * directory's rule), and where it was found, as an absolute path in
+ * paths[], to rebuild the ruleset where a rule narrows.
+ */
+static struct {
+	uint64_t	 rights;
+	int		 made;
+	uint32_t	 path_at;
+} kept[TAME_UNVEIL_MAX];
+static char	 paths[65536];
+static size_t	 paths_used;
+
+/* Keep the absolute path of descriptor fd in paths[]; its offset. */
+static long
+keep_path(long fd)
+{
+	char proc[32] = "/proc/self/fd/", digits[12];
+	long n, len, at;
+
+	n = 0;
+	do
+		digits[n++] = (char)('0' + fd % 10);
+	while ((fd /= 10) > 0);
+	for (len = (long)strlen(proc); n > 0; len++)
+		proc[len] = digits[--n];
+	proc[len] = '\0';
+	at = (long)paths_used;
+	if (sizeof(paths) - paths_used < PATH_MAX)
+		return -E2BIG;
+	len = tame__sys(SYS_readlinkat, AT_FDCWD, (long)proc,
+	    (long)(paths + at), PATH_MAX - 1, 0, 0);
+	if (len <= 0 || paths[at] != '/')
+		return -EIO;	/* no /proc: no way to find it again */
+	paths[at + len] = '\0';
+	paths_used += (size_t)len + 1;
+	return at;
+}
+
+/* A Landlock rule of rights on what fd is (a file: a file's rights). */
+static long
+landlock_rule(int set, long fd, uint64_t rights)
+{
+	struct landlock_path_beneath_attr pb;
+	long r;
+
+	pb.parent_fd = (int)fd;
+	pb.allowed_access = rights & handled;
+	if (pb.allowed_access == 0)
+		return 0;		/* "": no rule, the path hidden */
+	r = tame__sys(SYS_landlock_add_rule, set, LANDLOCK_RULE_PATH_BENEATH,
+	    (long)&pb, 0, 0, 0);
+	if (r == -EINVAL) {
+		pb.allowed_access &= UV_FILE;
+		r = pb.allowed_access == 0 ? 0 : tame__sys(
+		    SYS_landlock_add_rule, set, LANDLOCK_RULE_PATH_BENEATH,
+		    (long)&pb, 0, 0, 0);
+	}
+	return r;
+}
+
+static long
+new_ruleset(void)
+{
+	struct {			/* struct landlock_ruleset_attr, ABI 6 */
+		uint64_t	 handled_access_fs;
+		uint64_t	 handled_access_net;
+		uint64_t	 scoped;
+	} attr = { handled, 0, 0 };
+
+	if (tame_landlock_abi() >= 6)
+		attr.scoped = UV_SCOPE_ABSTRACT_UNIX;
+	return tame__sys(SYS_landlock_create_ruleset, (long)&attr,
+	    sizeof(attr), 0, 0, 0, 0);
+}
+
+/*
+ * Landlock rules only add up: where a rule narrows (the same path again
+ * with fewer permissions, as OpenBSD allows), the ruleset is made anew
+ * from every rule as it stands, each found again by its path and kept
+ * only if that is still the same file (else it is hidden: fail closed).
+ */
+static long
+rebuild(void)
 {
 	struct stat st;
+	long set, fd, r = 0;
+	int i;
+
+	if ((set = new_ruleset()) < 0)
+		return set;
+	for (i = 0; i < rules.n && r >= 0; i++) {
+		fd = tame__sys(SYS_openat, AT_FDCWD, (long)(paths +
+		    kept[i].path_at), O_PATH | O_CLOEXEC, 0, 0, 0);
+		if (fd < 0)
+			continue;
+		if (tame__sys(SYS_newfstatat, fd, (long)"", (long)&st,
+		    AT_EMPTY_PATH, 0, 0) == 0 && st.st_dev == rules.r[i].dev &&
+		    st.st_ino == rules.r[i].ino)
+			r = landlock_rule((int)set, fd, kept[i].rights);
+		tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
+	}
+	if (r < 0) {
+		tame__sys(SYS_close, set, 0, 0, 0, 0, 0);
+		return r;
+	}
+	tame__sys(SYS_close, ruleset, 0, 0, 0, 0, 0);
+	ruleset = (int)set;
+	return 0;
+}
+
+/*
+ * A rule for what fd is: the same file again takes the new permissions
+ * (OpenBSD's unveil of one path twice), where neither call named a name
+ * still to be made (those add up: the directory's rule stands for
+ * every name in it).
+ */
+static int
+record_rule(long fd, uint64_t rights, int made)
+{
+	struct stat st;
+	uint64_t was;
+	long at;
 	int i;
 
 	if (tame__sys(SYS_newfstatat, fd, (long)"", (long)&st, AT_EMPTY_PATH,
@@ -180,12 +300,29 @@ record_rule(long fd, uint64_t rights)
 	if (i == TAME_UNVEIL_MAX)
 		return fail(E2BIG);	/* OpenBSD's limit is 128 */
 	if (i == rules.n) {
+		if ((at = keep_path(fd)) < 0)
+			return fail((int)-at);
 		rules.r[i].dev = st.st_dev;
 		rules.r[i].ino = st.st_ino;
 		rules.r[i].dir = S_ISDIR(st.st_mode);
+		rules.r[i].perms = 0;
+		kept[i].rights = 0;
+		kept[i].made = made;
+		kept[i].path_at = (uint32_t)at;
 		rules.n++;
 	}
-	rules.r[i].perms |= perms_of(rights);
+	was = kept[i].rights;
+	if (made || kept[i].made) {
+		kept[i].rights |= rights;
+		kept[i].made |= made;
+	} else
+		kept[i].rights = rights;
+	rules.r[i].perms = perms_of(kept[i].rights);
+	if ((was & ~kept[i].rights) != 0 && rebuild() < 0) {
+		kept[i].rights = was;	/* as it was: all or nothing */
+		rules.r[i].perms = perms_of(was);
+		return fail(ENOMEM);
+	}
 	return 0;
 }
 
@@ -218,8 +355,8 @@ open_parent(const char *path)
 static int
 add_rule(const char *path, uint64_t rights)
 {
-	struct landlock_path_beneath_attr pb;
 	long fd, r;
+	int made = 0;
 
 	fd = tame__sys(SYS_openat, AT_FDCWD, (long)path, O_PATH | O_CLOEXEC,
 	    0, 0, 0);
@@ -228,25 +365,17 @@ add_rule(const char *path, uint64_t rights)
 	 * nearest is its directory's, which grants the rights on all of
 	 * the directory (unveil(3), CAVEATS).
 	 */
-	if (fd == -ENOENT)
+	if (fd == -ENOENT) {
 		fd = open_parent(path);
+		made = 1;
+	}
 	if (fd < 0)
 		return fail((int)-fd);
-	if (record_rule(fd, rights) == -1) {
+	if (record_rule(fd, rights, made) == -1) {
 		tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
 		return -1;
 	}
-	pb.parent_fd = (int)fd;
-	pb.allowed_access = rights & handled;
-	r = tame__sys(SYS_landlock_add_rule, ruleset,
-	    LANDLOCK_RULE_PATH_BENEATH, (long)&pb, 0, 0, 0);
-	if (r == -EINVAL) {
-		/* a file: only the rights a file has */
-		pb.allowed_access &= UV_FILE;
-		r = pb.allowed_access == 0 ? 0 : tame__sys(
-		    SYS_landlock_add_rule, ruleset,
-		    LANDLOCK_RULE_PATH_BENEATH, (long)&pb, 0, 0, 0);
-	}
+	r = landlock_rule(ruleset, fd, rights);
 	tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
 	return r < 0 ? fail((int)-r) : 0;
 }
@@ -275,11 +404,6 @@ lock_request(void)
 TAME_EXPORT int
 unveil(const char *path, const char *permissions)
 {
-	struct {			/* struct landlock_ruleset_attr, ABI 6 */
-		uint64_t	 handled_access_fs;
-		uint64_t	 handled_access_net;
-		uint64_t	 scoped;
-	} attr = { 0, 0, 0 };
 	uint64_t rights;
 	int abi;
 	long fd;
@@ -296,17 +420,13 @@ unveil(const char *path, const char *permissions)
 		return fail(ENOSYS);	/* no Landlock: nothing can hide */
 	if (ruleset == -1) {
 		handled = known_rights(abi);
-		attr.handled_access_fs = handled;
-		if (abi >= 6)
-			attr.scoped = UV_SCOPE_ABSTRACT_UNIX;
-		fd = tame__sys(SYS_landlock_create_ruleset, (long)&attr,
-		    sizeof(attr), 0, 0, 0, 0);
-		if (fd < 0)
+		if ((fd = new_ruleset()) < 0)
 			return fail((int)-fd);
 		ruleset = (int)fd;
 	}
-	/* "": no rights; the path stays hidden unless a parent is not */
-	if (rights == 0)
-		return 0;
+	/*
+	 * "": no rights; the path stays hidden unless a parent is not, or
+	 * it was unveiled before: then it narrows to nothing.
+	 */
 	return add_rule(path, rights);
 }

@@ -188,6 +188,61 @@ START_TEST(test_name_to_be_made)
 }
 END_TEST
 
+/*
+ * The same path again takes the new permissions, as OpenBSD's: fewer
+ * narrow it (Landlock's rules only add up: the ruleset is made anew),
+ * and "" hides it.  A subdirectory's own rule is kept through that.
+ */
+static int
+body_same_path_narrows(void *arg)
+{
+	(void)arg;
+	if (unveil(dir, "rwc") != 0)
+		return 101;
+	if (unveil(in_dir("sub"), "rw") != 0)
+		return 102;
+	if (unveil(dir, "r") != 0)
+		return 103;
+	if (unveil(NULL, NULL) != 0)
+		return 104;
+	if (opens(in_dir("f"), O_RDONLY) != 0)
+		return 1;
+	if (opens(in_dir("f"), O_WRONLY) != -EACCES)
+		return 2;		/* w narrowed away */
+	if (opens(in_dir("new"), O_WRONLY | O_CREAT) != -EACCES)
+		return 3;		/* c too */
+	if (opens(in_dir("sub/g"), O_RDWR) != 0)
+		return 4;		/* sub's own rule stands */
+	return 0;
+}
+
+static int
+body_same_path_hidden(void *arg)
+{
+	(void)arg;
+	if (unveil(in_dir("sub"), "r") != 0 || unveil(in_dir("f"), "r") != 0 ||
+	    unveil(in_dir("f"), "") != 0 || unveil(NULL, NULL) != 0)
+		return 100;
+	if (opens(in_dir("sub/g"), O_RDONLY) != 0)
+		return 1;
+	if (opens(in_dir("f"), O_RDONLY) != -EACCES)
+		return 2;		/* "" after "r": hidden */
+	return 0;
+}
+
+START_TEST(test_same_path_narrows)
+{
+	struct outcome o;
+
+	if (!have_landlock())
+		return;
+	o = h_run(H_NO_TAME, NULL, body_same_path_narrows, NULL);
+	ck_assert_exit(o, 0);
+	o = h_run(H_NO_TAME, NULL, body_same_path_hidden, NULL);
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
 static int
 body_bad_input(void *arg)
 {
@@ -648,6 +703,7 @@ unveil_suite(void)
 	tcase_add_test(tc, test_permissions);
 	tcase_add_test(tc, test_bad_input);
 	tcase_add_test(tc, test_name_to_be_made);
+	tcase_add_test(tc, test_same_path_narrows);
 	tcase_add_test(tc, test_overlapping_rules_add_up);
 	tcase_add_test(tc, test_nothing_hidden_before_the_lock);
 	tcase_add_test(tc, test_pledge_locks_unveil);
