@@ -303,6 +303,17 @@ unveil_register(uint32_t *uvid)
 }
 
 /*
+ * The atoms whose paths pass unveil's lock (unveil.c): what is held,
+ * where anything is (pledged or tamed); not pledged, none, as OpenBSD
+ * lets nothing past unveil then.
+ */
+static tame_atoms
+unveil_pass(tame_atoms want)
+{
+	return tame_unrestricted(want) ? 0 : want | TAME__BASE;
+}
+
+/*
  * Narrow to rq->want, for tame() or pledge(): both hold one state, so
  * either may narrow what the other left.
  */
@@ -345,7 +356,8 @@ narrow_locked(const struct tame_request *rq)
 	if (tame__state.tamed && want == (held & ~TAME__STATE) &&
 	    !rq->exec_changed && !locking) {
 		if (!(want & TAME__UNVEIL) &&
-		    tame__unveil_lock(!single_threaded()) == -1)
+		    tame__unveil_lock(!single_threaded(), unveil_pass(want)) ==
+		    -1)
 			return -1;
 		audit_marker(rq);	/* nothing narrows: nothing new */
 		tame__state.pledged = rq->pledged;
@@ -355,7 +367,7 @@ narrow_locked(const struct tame_request *rq)
 		tame__state.permissive = permissive_requested();
 	if (tame__state.permissive) {
 		if ((rq->unveil_lock || !(want & TAME__UNVEIL)) &&
-		    tame__unveil_lock(0) == -1)
+		    tame__unveil_lock(0, unveil_pass(want)) == -1)
 			return -1;
 		if (tame__state.permissive == 1)
 			tame__warm(want);	/* as the real call would */
@@ -380,7 +392,8 @@ narrow_locked(const struct tame_request *rq)
 	}
 	want = with_state(want, held);
 	if (locking) {
-		if (unveil_register(&uvid) == -1)
+		if (tame__unveil_pass(unveil_pass(want)) == -1 ||
+		    unveil_register(&uvid) == -1)
 			return -1;
 		want |= TAME__UNVEILED;
 	}
@@ -559,7 +572,7 @@ narrow_locked(const struct tame_request *rq)
 		}
 	}
 	if ((locking || !(want & TAME__UNVEIL)) &&
-	    tame__unveil_lock(!single_threaded()) == -1)
+	    tame__unveil_lock(!single_threaded(), unveil_pass(want)) == -1)
 		goto restore;
 	audit_marker(rq);
 	if (supervisor) {

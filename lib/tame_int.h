@@ -55,7 +55,12 @@ struct tame_request {
 int	tame__narrow(const struct tame_request *rq);
 
 /* Put unveil()'s layer in and refuse more unveil() (unveil.c); 0 or -1. */
-int	tame__unveil_lock(int threads);
+int	tame__unveil_lock(int threads, tame_atoms pass);
+/*
+ * The paths of pass's atoms (tame_lpaths) added to the rules waiting for
+ * the lock, once: pledge's own paths pass unveil, as on OpenBSD.
+ */
+int	tame__unveil_pass(tame_atoms pass);
 
 /*
  * unveil()'s rules as the supervisor checks them (sup_unveil.c): each

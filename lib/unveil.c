@@ -117,13 +117,54 @@ fail(int err)
 	return -1;
 }
 
+static int	record_rule(long, uint64_t, int);
+static long	landlock_rule(int, long, uint64_t);
+
 /*
- * The lock: the layer goes in, with the rules unveil() added; with
- * threads, in every thread (threads.c: libtame's SIGSYS handler must be
- * in place), as OpenBSD's unveil binds the whole process.
+ * The paths pledge grants beside unveil (OpenBSD's pledge_namei lets
+ * /dev/null, the time zone, the name service's files and tmppath's /tmp
+ * past unveil; glibc's locale data is this list's too): each of
+ * tame_lpaths that the atoms pass hold, added as a rule that adds up
+ * with the program's own.
  */
 int
-tame__unveil_lock(int threads)
+tame__unveil_pass(tame_atoms pass)
+{
+	static int passed;
+	uint64_t rights;
+	long fd, r;
+	int i;
+
+	if (passed || ruleset == -1 || pass == 0)
+		return 0;
+	passed = 1;
+	for (i = 0; i < tame_nlpaths; i++) {
+		if ((tame_lpaths[i].flag & pass) == 0)
+			continue;
+		rights = tame_lpaths[i].rights == TL_FULL ? UV_READ |
+		    UV_WRITE | UV_CREATE : tame_lpaths[i].rights == TL_RW ?
+		    UV_READ | UV_WRITE : UV_READ;
+		fd = tame__sys(SYS_openat, AT_FDCWD, (long)tame_lpaths[i].path,
+		    O_PATH | O_CLOEXEC, 0, 0, 0);
+		if (fd < 0)
+			continue;	/* not on this system */
+		r = record_rule(fd, rights, 1) == -1 ? -errno :
+		    landlock_rule(ruleset, fd, rights);
+		tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
+		if (r < 0)
+			return fail((int)-r);
+	}
+	return 0;
+}
+
+/*
+ * The lock: the layer goes in, with the rules unveil() added and the
+ * paths of pass (the atoms held, where pledged or tamed); with threads,
+ * in every thread (threads.c: libtame's SIGSYS handler must be in
+ * place), as OpenBSD's unveil binds the whole process.
+ */
+int
+tame__unveil_lock(int threads, tame_atoms pass)
 {
 	long r, copy;
 
@@ -133,6 +174,8 @@ tame__unveil_lock(int threads)
 		locked = 1;		/* nothing unveiled: nothing hidden */
 		return 0;
 	}
+	if (tame__unveil_pass(pass) == -1)
+		return -1;
 	/* on failure the rules stay, and a later lock may try again */
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
 		return -1;
@@ -391,7 +434,7 @@ lock_request(void)
 	struct tame_request rq = { 0 };
 
 	if (!tame__unveil_pending())
-		return tame__unveil_lock(0);	/* nothing hidden */
+		return tame__unveil_lock(0, 0);	/* nothing hidden */
 	rq.want = tame__state.tamed ? tame__state.held & ~TAME__STATE :
 	    TAME_UNRESTRICTED;
 	rq.pledged = tame__state.tamed ? tame__state.pledged : 1;

@@ -20,6 +20,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -239,6 +240,58 @@ START_TEST(test_same_path_narrows)
 	o = h_run(H_NO_TAME, NULL, body_same_path_narrows, NULL);
 	ck_assert_exit(o, 0);
 	o = h_run(H_NO_TAME, NULL, body_same_path_hidden, NULL);
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
+/*
+ * pledge's own paths pass unveil, as OpenBSD's pledge_namei lets them:
+ * /dev/null, the time zone, tmppath's /tmp; the name service's files
+ * only with getpw.  Unpledged, unveil lets nothing past.
+ */
+static int
+body_pledge_paths_pass(void *arg)
+{
+	char tmp[] = "/tmp/tame-unveil.XXXXXX";
+	int fd;
+
+	(void)arg;
+	if (unveil(dir, "r") != 0 || pledge("stdio rpath tmppath", NULL) != 0)
+		return 100;
+	if (opens("/dev/null", O_RDWR) != 0)
+		return 1;
+	if (opens("/etc/localtime", O_RDONLY) != 0 && errno != ENOENT)
+		return 2;
+	if ((fd = mkstemp(tmp)) == -1)
+		return 3;
+	close(fd);
+	if (unlink(tmp) != 0)
+		return 4;
+	if (opens("/etc/passwd", O_RDONLY) != -EACCES)
+		return 5;		/* getpw's, not held: hidden */
+	if (opens(in_dir("f"), O_RDONLY) != 0)
+		return 6;
+	return 0;
+}
+
+static int
+body_unpledged_passes_nothing(void *arg)
+{
+	(void)arg;
+	if (unveil(dir, "r") != 0 || unveil(NULL, NULL) != 0)
+		return 100;
+	return opens("/dev/null", O_RDONLY) == -EACCES ? 0 : 1;
+}
+
+START_TEST(test_pledge_paths_pass_unveil)
+{
+	struct outcome o;
+
+	if (!have_landlock())
+		return;
+	o = h_run(H_NO_TAME, NULL, body_pledge_paths_pass, NULL);
+	ck_assert_exit(o, 0);
+	o = h_run(H_NO_TAME, NULL, body_unpledged_passes_nothing, NULL);
 	ck_assert_exit(o, 0);
 }
 END_TEST
@@ -704,6 +757,7 @@ unveil_suite(void)
 	tcase_add_test(tc, test_bad_input);
 	tcase_add_test(tc, test_name_to_be_made);
 	tcase_add_test(tc, test_same_path_narrows);
+	tcase_add_test(tc, test_pledge_paths_pass_unveil);
 	tcase_add_test(tc, test_overlapping_rules_add_up);
 	tcase_add_test(tc, test_nothing_hidden_before_the_lock);
 	tcase_add_test(tc, test_pledge_locks_unveil);
