@@ -296,6 +296,38 @@ START_TEST(test_pledge_paths_pass_unveil)
 }
 END_TEST
 
+/*
+ * Links between unveiled trees: allowed where the file gains nothing
+ * (rwc to rwc); EXDEV from "r" into "rwc", where OpenBSD allows it
+ * (Landlock's refer rule: unveil(3) CAVEATS, tested as it is).
+ */
+static int
+body_links(void *arg)
+{
+	(void)arg;
+	if (mkdir(in_dir("a"), 0755) != 0 || mkdir(in_dir("b"), 0755) != 0 ||
+	    rename(in_dir("f"), in_dir("a/f")) != 0 ||
+	    unveil(in_dir("a"), "rwc") != 0 || unveil(in_dir("b"), "rwc") != 0 ||
+	    unveil(in_dir("sub"), "r") != 0 || unveil(NULL, NULL) != 0)
+		return 100;
+	if (link(in_dir("a/f"), in_dir("b/f")) != 0)
+		return 1;
+	if (link(in_dir("sub/g"), in_dir("b/g")) != -1 || errno != EXDEV)
+		return 2;
+	return 0;
+}
+
+START_TEST(test_links_between_trees)
+{
+	struct outcome o;
+
+	if (!have_landlock() || tame_landlock_abi() < 2)
+		return;		/* ABI 1: no refer right, every link EXDEV */
+	o = h_run(H_NO_TAME, NULL, body_links, NULL);
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
 static int
 body_bad_input(void *arg)
 {
@@ -758,6 +790,7 @@ unveil_suite(void)
 	tcase_add_test(tc, test_name_to_be_made);
 	tcase_add_test(tc, test_same_path_narrows);
 	tcase_add_test(tc, test_pledge_paths_pass_unveil);
+	tcase_add_test(tc, test_links_between_trees);
 	tcase_add_test(tc, test_overlapping_rules_add_up);
 	tcase_add_test(tc, test_nothing_hidden_before_the_lock);
 	tcase_add_test(tc, test_pledge_locks_unveil);
