@@ -406,11 +406,13 @@ make_key(const struct call *c, char *key, size_t len)
 			 * whose paths hold it (and whether it is empty: an
 			 * fstat): one need for every path alike.
 			 */
-			tame_atoms full, r = tame__path_grantors_each(
-			    c->seen.path, &full);
+			tame_atoms rw, full, r = tame__path_grantors_each(
+			    c->seen.path, &rw, &full);
 
 			*p++ = c->seen.path[0] == '\0' ? 'e' : 'p';
 			p = put_hex(p, end, r);
+			*p++ = ',';
+			p = put_hex(p, end, rw);
 			*p++ = ',';
 			p = put_hex(p, end, full);
 		} else if (c->has_str & (1 << i)) {
