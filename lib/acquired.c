@@ -359,10 +359,11 @@ foreign_ring_in_text(long fd, const struct rings *r)
  * Does the process map the memory of a ring it holds no descriptor of?
  * A ring's memory is a shared mapping of its file; PROCMAP_QUERY walks
  * those alone (few: libraries are private), the text is read where the
- * kernel has no such query.
+ * kernel has no such query, or a filter (an image executed under
+ * execpromises) refuses the ioctl.
  */
 static int
-foreign_ring_mapped(int self, const struct rings *r)
+foreign_ring_mapped(int self, const struct rings *r, int filtered)
 {
 	static char name[4096];		/* a path: PATH_MAX at most */
 	struct tame_procmap_query q;
@@ -374,7 +375,7 @@ foreign_ring_mapped(int self, const struct rings *r)
 	    0, 0, 0);
 	if (fd < 0)
 		return 0;
-	for (;;) {
+	for (e = filtered ? -ENOTTY : 0; e == 0;) {
 		memset(&q, 0, sizeof(q));
 		q.size = sizeof(q);
 		q.query_flags = TAME_PROCMAP_OR_NEXT | TAME_PROCMAP_SHARED |
@@ -403,8 +404,8 @@ int
 tame__acquired_check(int single_threaded)
 {
 	struct rings rings = { .n = 0, .polled = 0 };
+	int busy, filtered = prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2;
 	long self, p;
-	int busy;
 
 	/* one lookup of this process's /proc directory for every look */
 	self = tame__sys(SYS_openat, AT_FDCWD, (long)"/proc/self",
@@ -416,7 +417,7 @@ tame__acquired_check(int single_threaded)
 		if (!busy)
 			held_rings((int)self, &rings);
 		busy = busy || rings.polled ||
-		    foreign_ring_mapped((int)self, &rings);
+		    foreign_ring_mapped((int)self, &rings, filtered);
 		tame__sys(SYS_close, self, 0, 0, 0, 0, 0);
 		if (busy) {
 			errno = EBUSY;
@@ -427,7 +428,7 @@ tame__acquired_check(int single_threaded)
 	 * Under a filter already (an image exec'd by a pledged one): the
 	 * first pledge cleared it, and no filter lets it be set again.
 	 */
-	if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2 &&
+	if (filtered &&
 	    tame__sys(TAME_ASK_NR, TAME_ASK_HELLO, 0, 0, 0, 0, 0) >=
 	    TAME_ASK_VERSION)
 		return 0;

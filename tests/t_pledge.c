@@ -1269,6 +1269,53 @@ START_TEST(test_sendfd_makes_no_socket)
 }
 END_TEST
 
+/*
+ * This test program executed with T_PLEDGE_SELF set: an image that
+ * pledges itself at once, before main (a program linked with libtame
+ * run under another's execpromises), and exits 0 if pledge() returned 0.
+ */
+__attribute__((constructor)) static void
+pledge_self(void)
+{
+	const char *promises = getenv("T_PLEDGE_SELF");
+
+	if (promises != NULL)
+		_exit(pledge(promises, NULL) == 0 ? 0 : 3);
+}
+
+static int
+body_exec_self(void *arg)
+{
+	char *argv[] = { "t_pledge", NULL };
+	char *env[] = { "T_PLEDGE_SELF=stdio", NULL };
+	int st;
+	pid_t pid;
+
+	(void)arg;
+	if (pledge("stdio rpath proc exec", "stdio rpath") == -1)
+		return 100;
+	if ((pid = fork()) == 0) {
+		execve("/proc/self/exe", argv, env);
+		_exit(127);
+	}
+	if (pid == -1 || waitpid(pid, &st, 0) != pid)
+		return 101;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/*
+ * An image executed under execpromises pledges itself narrower: its
+ * first pledge's look at what it holds (lib/acquired.c) is made with
+ * calls the execpromises allow (no ioctl on /proc/self/maps).
+ */
+START_TEST(test_executed_image_pledges_itself)
+{
+	struct outcome o = h_run(H_NO_TAME, NULL, body_exec_self, NULL);
+
+	ck_assert_exit(o, 0);
+}
+END_TEST
+
 /* The name service under getpw, as tame's GETPW grants it. */
 static int
 body_getpw(void *arg)
@@ -1467,6 +1514,7 @@ pledge_suite(void)
 	tcase_add_test(tc, test_stdio_as_openbsd);
 	tcase_add_test(tc, test_dev_null_and_tty);
 	tcase_add_test(tc, test_sendfd_makes_no_socket);
+	tcase_add_test(tc, test_executed_image_pledges_itself);
 	tcase_add_loop_test(tc, test_each_promise, 0,
 	    (int)(sizeof(cases) / sizeof(cases[0])));
 	tcase_add_test(tc, test_exec_null_is_not_pledged);
