@@ -103,10 +103,16 @@ else
 	out=$($X --tree -f stdio,rpath -v "r:$dir" -- cat "$dir/in") ||
 	    no "cat of an unveiled file under --tree failed"
 	[ "$out" = pledged ] || no "cat under --tree -v printed '$out'"
-	$X -f stdio,rpath -v "r:$dir/missing" -- true 2>"$dir/err"
-	[ $? -eq 126 ] || no "-v of a missing path did not refuse to run"
-	grep -q 'tame-exec: unveil .*missing: No such file' "$dir/err" ||
-	    no "-v of a missing path said '$(cat "$dir/err")'"
+	# as unveil(): a directory on the path missing is refused; a last
+	# name still to be made is unveiled (its directory's rule)
+	$X -f stdio,rpath -v "r:$dir/missing/x" -- true 2>"$dir/err"
+	[ $? -eq 126 ] || no "-v beneath a missing directory did not refuse"
+	grep -q 'tame-exec: unveil .*missing/x: No such file' "$dir/err" ||
+	    no "-v beneath a missing directory said '$(cat "$dir/err")'"
+	$X -f stdio,rpath,wpath,cpath -v "wc:$dir/made" -- sh -c \
+	    "echo x > '$dir/made'" 2>"$dir/err" ||
+	    no "-v wc: of a name to be made: $(cat "$dir/err")"
+	[ -s "$dir/made" ] || no "-v wc: of a name to be made made nothing"
 fi
 
 # a profile line may give promises: the shell pledged with exec, its cat
