@@ -1310,8 +1310,15 @@ body_exec_self(void *arg)
  */
 START_TEST(test_executed_image_pledges_itself)
 {
-	struct outcome o = h_run(H_NO_TAME, NULL, body_exec_self, NULL);
+	struct outcome o;
 
+#ifdef __SANITIZE_ADDRESS__
+	/* ASan's runtime starts an image with prlimit64 and more */
+	printf("n/a under ASan: its runtime's start needs more than the "
+	    "execpromises \"stdio rpath\" (prlimit64: id)\n");
+	return;
+#endif
+	o = h_run(H_NO_TAME, NULL, body_exec_self, NULL);
 	ck_assert_exit(o, 0);
 }
 END_TEST
