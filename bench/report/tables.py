@@ -191,8 +191,9 @@ def fresh(run):
 # The first call's steps, as bench/phases names them, in the order made.
 PHASES = (
     ("check", "checks, state lock, flag expansion"),
-    ("acquired", "what came before tame(): single-thread probe, io_uring "
-     "poller (threaded only), personality"),
+    ("acquired", "what came before tame(): io_uring rings held or mapped "
+     "(/proc/self: the descriptors' count, poll, PROCMAP_QUERY), a poller "
+     "thread (threaded only), personality"),
     ("warm", "warming the name services (GETPW, DNSPATH: tame__warm)"),
     ("unix_look", "looking for AF_UNIX sockets (INET, DNSPATH: single-thread"
      " check, ppoll scan)"),
@@ -205,7 +206,7 @@ PHASES = (
      "(lib/precompiled.sets), else compiled (tame_compile_fast)"),
     ("handler", "SIGSYS handler installed"),
     ("spare_sigsys", "SIGSYS out of the masks of handlers set before "
-     "(the caught signals from /proc/self/status), SIGSYS unblocked"),
+     "(each of the 64 actions asked), SIGSYS unblocked"),
     ("no_new_privs", "prctl(PR_SET_NO_NEW_PRIVS)"),
     ("landlock_restrict", "Landlock: landlock_restrict_self"),
     ("seccomp_attach", "audit marker write; seccomp(SET_MODE_FILTER, TSYNC):"
