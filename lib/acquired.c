@@ -204,20 +204,6 @@ note_ring(int self, const char *fd, struct rings *r)
 		r->ino[r->n++] = (uint64_t)ino;
 }
 
-static void
-put_fd_name(char *name, long fd)
-{
-	char rev[12];
-	int n = 0;
-
-	do
-		rev[n++] = (char)('0' + fd % 10);
-	while ((fd /= 10) > 0);
-	while (n > 0)
-		*name++ = rev[--n];
-	*name = '\0';
-}
-
 #define POLL_CHUNK	64
 #define POLL_MAX	1024	/* beyond: the listing */
 
@@ -233,8 +219,8 @@ rings_low_fds(int self, struct rings *r)
 {
 	static struct pollfd pfd[POLL_CHUNK];	/* static: no stack */
 	struct timespec none = { 0, 0 };
+	struct tame_line name;
 	struct stat st;
-	char name[12];
 	long base, i, open = 0;
 
 	if (tame__sys(SYS_newfstatat, self, (long)"fd", (long)&st, 0, 0,
@@ -258,8 +244,10 @@ rings_low_fds(int self, struct rings *r)
 			open++;
 			if (!r->polled && base + i != self &&
 			    maybe_ring(base + i)) {
-				put_fd_name(name, base + i);
-				note_ring(self, name, r);
+				name.len = 0;
+				tame__put_num(&name, base + i);
+				name.buf[name.len] = '\0';
+				note_ring(self, name.buf, r);
 			}
 		}
 	}
@@ -368,7 +356,7 @@ foreign_ring_mapped(int self, const struct rings *r, int filtered)
 	static char name[4096];		/* a path: PATH_MAX at most */
 	struct tame_procmap_query q;
 	uint64_t at = 0;
-	long fd, e = 0;
+	long fd, e;
 	int found = 0;
 
 	fd = tame__sys(SYS_openat, self, (long)"maps", O_RDONLY | O_CLOEXEC,

@@ -44,6 +44,16 @@ putc_(struct tame_line *l, char c)
 		l->buf[l->len++] = c;
 }
 
+const char *
+tame__self_fd(struct tame_line *l, long fd)
+{
+	l->len = 0;
+	tame__put(l, "/proc/self/fd/");
+	tame__put_num(l, fd);
+	l->buf[l->len] = '\0';
+	return l->buf;
+}
+
 void
 tame__put_num(struct tame_line *l, long n)
 {

@@ -89,6 +89,20 @@ tame_flags_unconfined(int flags)
 	return flags & (TAME_TMPPATH | TAME_GETPW | TAME_DNSPATH);
 }
 
+uint64_t
+tame__lpath_access(int rights)
+{
+	switch (rights) {
+	case TL_FULL:
+		return LL_READ | LL_WRITE | LL_CREATE |
+		    LANDLOCK_ACCESS_FS_REFER;
+	case TL_RW:
+		return LL_READ | LL_WRITE;
+	default:
+		return LL_READ;
+	}
+}
+
 /*
  * The rights a layer for held must handle: those the flags do not grant
  * on every path.  Zero when no Landlock-confined row is live.
@@ -97,17 +111,21 @@ static uint64_t
 handled(tame_atoms held, int abi)
 {
 	uint64_t h = 0;
+	int i;
 
 	if ((held & ~TAME__ALWAYS) == 0)
 		return 0;		/* tame(0) opens nothing */
 	if ((held & TAME_RPATH) == 0)
 		h |= LL_READ;
-	/* the marked write opens of pledge's own paths: judged here */
-	if ((held & (TAME__STDIO_OBSD | TAME__PTY)) && !(held & TAME_WPATH))
-		h |= LL_WRITE;
-	if (held & TAME_TMPPATH) {
-		if ((held & TAME_WPATH) == 0)
+	/*
+	 * The marked write opens of a path a held atom grants for writing
+	 * (pledge's /dev/null, /dev/tty; tmppath's /tmp): judged here.
+	 */
+	for (i = 0; i < tame_nlpaths && !(held & TAME_WPATH); i++)
+		if ((held & tame_lpaths[i].flag) &&
+		    tame_lpaths[i].rights >= TL_RW)
 			h |= LL_WRITE;
+	if (held & TAME_TMPPATH) {
 		if ((held & TAME_CPATH) == 0)
 			h |= LL_CREATE;
 		/* bind() of a path socket is UNIX's, wherever the path */
@@ -259,9 +277,8 @@ tame__landlock_prepare(tame_atoms held, int *ruleset_fd)
 	for (i = 0; i < tame_nlpaths; i++) {
 		if ((held & tame_lpaths[i].flag) == 0)
 			continue;
-		access = tame_lpaths[i].rights == TL_FULL ? h :
-		    tame_lpaths[i].rights == TL_RW ? LL_READ | LL_WRITE : LL_READ;
-		access &= h & ~LANDLOCK_ACCESS_FS_REFER;
+		access = tame__lpath_access(tame_lpaths[i].rights) & h &
+		    ~LANDLOCK_ACCESS_FS_REFER;
 		if (access == 0)
 			continue;
 		if ((r = add_path((int)fd, tame_lpaths[i].path, access)) < 0)

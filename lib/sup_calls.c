@@ -333,24 +333,6 @@ stat_call(struct sup_req *r, struct tame_ask *q)
 	return ret;
 }
 
-/* "/proc/self/fd/N": a descriptor of this process as a path. */
-static const char *
-self_fd(char *buf, long fd)
-{
-	char digits[12];
-	int n = 0, i = 14;
-	unsigned long v = (unsigned long)fd;
-
-	memcpy(buf, "/proc/self/fd/", 14);
-	do
-		digits[n++] = (char)('0' + v % 10);
-	while ((v /= 10) != 0);
-	while (n > 0)
-		buf[i++] = digits[--n];
-	buf[i] = '\0';
-	return buf;
-}
-
 /*
  * set/remove xattr, by path, link or descriptor: the name is read once
  * and checked (user.* and POSIX ACLs), the value copied, and the call
@@ -360,7 +342,8 @@ static long
 xattr_call(struct sup_req *r, struct tame_ask *q)
 {
 	static char value[65536];	/* XATTR_SIZE_MAX */
-	char name[256], proc[32];
+	char name[256];
+	struct tame_line proc;
 	int nr = q->nr, set, by_fd, nofollow;
 	size_t size = 0;
 	struct stat st;
@@ -405,10 +388,10 @@ xattr_call(struct sup_req *r, struct tame_ask *q)
 	    0, 0) == 0 && S_ISLNK(st.st_mode))
 		ret = -EPERM;
 	else if (set)
-		ret = tame__sys(SYS_setxattr, (long)self_fd(proc, fd),
+		ret = tame__sys(SYS_setxattr, (long)tame__self_fd(&proc, fd),
 		    (long)name, (long)value, (long)size, (long)q->a[4], 0);
 	else
-		ret = tame__sys(SYS_removexattr, (long)self_fd(proc, fd),
+		ret = tame__sys(SYS_removexattr, (long)tame__self_fd(&proc, fd),
 		    (long)name, 0, 0, 0, 0);
 	tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
 	return ret;
@@ -849,7 +832,8 @@ unveiled_open(struct sup_req *r, int dirfd, int flags)
 long
 sup_make_stripped(struct sup_req *r, int nr, const uint64_t a[6])
 {
-	char proc[32], last[256];
+	char last[256];
+	struct tame_line proc;
 	int at = nr == SYS_fchmodat || nr == SYS_openat || nr == SYS_mkdirat ||
 	    nr == SYS_mknodat;
 	int dirfd = at ? (int)a[0] : AT_FDCWD, flags;
@@ -860,7 +844,7 @@ sup_make_stripped(struct sup_req *r, int nr, const uint64_t a[6])
 	if (nr == SYS_fchmod) {
 		if ((fd = sup_caller_fd(r, (int)a[0])) < 0)
 			return fd;
-		ret = tame__sys(SYS_fchmodat, AT_FDCWD, (long)self_fd(proc, fd),
+		ret = tame__sys(SYS_fchmodat, AT_FDCWD, (long)tame__self_fd(&proc, fd),
 		    (long)a[1], 0, 0, 0);
 		tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
 		return ret;
@@ -878,7 +862,7 @@ sup_make_stripped(struct sup_req *r, int nr, const uint64_t a[6])
 			ret = fd;
 			break;
 		}
-		ret = tame__sys(SYS_fchmodat, AT_FDCWD, (long)self_fd(proc, fd),
+		ret = tame__sys(SYS_fchmodat, AT_FDCWD, (long)tame__self_fd(&proc, fd),
 		    (long)a[at + 1], 0, 0, 0);
 		tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
 		break;

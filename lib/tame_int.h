@@ -134,6 +134,8 @@ void	tame__put(struct tame_line *, const char *);
 void	tame__put_num(struct tame_line *, long);
 void	tame__put_hex(struct tame_line *, uint64_t);
 void	tame__put_quoted(struct tame_line *, const char *, size_t max);
+/* "/proc/self/fd/N" in l (from its start): descriptor fd as a path. */
+const char *tame__self_fd(struct tame_line *l, long fd);
 
 /* "openat "/etc/hostname" O_RDONLY": the call as the report names it. */
 void	tame__describe(struct tame_line *, const struct tame_call *);
@@ -156,7 +158,10 @@ long	tame__copy_str(char *dst, size_t len, uint64_t src);
 int	tame__copy_in(void *dst, uint64_t src, size_t len);
 int	tame__writable(uint64_t dst, size_t len);	/* len >= 4 */
 
-/* Paths the flags grant (paths.c): held flags, TL_READ or TL_FULL. */
+/* The Landlock rights an entry of tame_lpaths grants (TL_READ ...). */
+uint64_t tame__lpath_access(int rights);
+
+/* Paths the flags grant (paths.c): held flags, TL_READ, TL_RW or TL_FULL. */
 tame_atoms tame__path_grantors(const char *path, int rights);
 int	tame__path_granted(tame_atoms held, const char *path, int rights);
 /*

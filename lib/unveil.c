@@ -117,8 +117,7 @@ fail(int err)
 	return -1;
 }
 
-static int	record_rule(long, uint64_t, int);
-static long	landlock_rule(int, long, uint64_t);
+static int	rule_on(long, uint64_t, int);
 
 /*
  * The paths pledge grants beside unveil (OpenBSD's pledge_namei lets
@@ -131,8 +130,7 @@ int
 tame__unveil_pass(tame_atoms pass)
 {
 	static int passed;
-	uint64_t rights;
-	long fd, r;
+	long fd;
 	int i;
 
 	if (passed || ruleset == -1 || pass == 0)
@@ -141,18 +139,13 @@ tame__unveil_pass(tame_atoms pass)
 	for (i = 0; i < tame_nlpaths; i++) {
 		if ((tame_lpaths[i].flag & pass) == 0)
 			continue;
-		rights = tame_lpaths[i].rights == TL_FULL ? UV_READ |
-		    UV_WRITE | UV_CREATE : tame_lpaths[i].rights == TL_RW ?
-		    UV_READ | UV_WRITE : UV_READ;
 		fd = tame__sys(SYS_openat, AT_FDCWD, (long)tame_lpaths[i].path,
 		    O_PATH | O_CLOEXEC, 0, 0, 0);
 		if (fd < 0)
 			continue;	/* not on this system */
-		r = record_rule(fd, rights, 1) == -1 ? -errno :
-		    landlock_rule(ruleset, fd, rights);
-		tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
-		if (r < 0)
-			return fail((int)-r);
+		if (rule_on(fd, tame__lpath_access(tame_lpaths[i].rights),
+		    1) == -1)
+			return -1;
 	}
 	return 0;
 }
@@ -226,21 +219,14 @@ static size_t	 paths_used;
 static long
 keep_path(long fd)
 {
-	char proc[32] = "/proc/self/fd/", digits[12];
-	long n, len, at;
+	struct tame_line proc;
+	long len, at;
 
-	n = 0;
-	do
-		digits[n++] = (char)('0' + fd % 10);
-	while ((fd /= 10) > 0);
-	for (len = (long)strlen(proc); n > 0; len++)
-		proc[len] = digits[--n];
-	proc[len] = '\0';
 	at = (long)paths_used;
 	if (sizeof(paths) - paths_used < PATH_MAX)
 		return -E2BIG;
-	len = tame__sys(SYS_readlinkat, AT_FDCWD, (long)proc,
-	    (long)(paths + at), PATH_MAX - 1, 0, 0);
+	len = tame__sys(SYS_readlinkat, AT_FDCWD, (long)tame__self_fd(&proc,
+	    fd), (long)(paths + at), PATH_MAX - 1, 0, 0);
 	if (len <= 0 || paths[at] != '/')
 		return -EIO;	/* no /proc: no way to find it again */
 	paths[at + len] = '\0';
@@ -395,10 +381,21 @@ open_parent(const char *path)
 	    O_DIRECTORY | O_CLOEXEC, 0, 0, 0);
 }
 
+/* A rule of rights on what fd is, kept and added; fd closed.  0 or -1. */
+static int
+rule_on(long fd, uint64_t rights, int made)
+{
+	long r = record_rule(fd, rights, made) == -1 ? -errno :
+	    landlock_rule(ruleset, fd, rights);
+
+	tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
+	return r < 0 ? fail((int)-r) : 0;
+}
+
 static int
 add_rule(const char *path, uint64_t rights)
 {
-	long fd, r;
+	long fd;
 	int made = 0;
 
 	fd = tame__sys(SYS_openat, AT_FDCWD, (long)path, O_PATH | O_CLOEXEC,
@@ -414,13 +411,7 @@ add_rule(const char *path, uint64_t rights)
 	}
 	if (fd < 0)
 		return fail((int)-fd);
-	if (record_rule(fd, rights, made) == -1) {
-		tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
-		return -1;
-	}
-	r = landlock_rule(ruleset, fd, rights);
-	tame__sys(SYS_close, fd, 0, 0, 0, 0, 0);
-	return r < 0 ? fail((int)-r) : 0;
+	return rule_on(fd, rights, made);
 }
 
 /*
