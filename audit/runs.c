@@ -539,6 +539,17 @@ runs_plainly(struct options *o, struct run_out *ro)
 	return ro->timed_out ? -1 : 0;
 }
 
+/* Does stream k of ref (1 its output, 2 its error) differ in noise too? */
+static int
+varies(const struct run_out *ref, const struct run_out *noise, int k)
+{
+	char skip[8];
+
+	return noise != NULL && !same_kept(k == 1 ? ref->out : ref->err,
+	    k == 1 ? noise->out : noise->err, (ref->cut | noise->cut) & k, "",
+	    skip, sizeof(skip));
+}
+
 /*
  * Is run ro like ref?  noise, when not NULL, is a second run made as
  * ref was: an output or a file on which ref and noise disagree varies
@@ -549,26 +560,17 @@ judged_like(struct options *o, const struct run_out *ref,
     const struct run_out *ro, const struct run_out *noise, const char *names,
     char *diff, size_t len)
 {
-	char skip[8];
-
-	if (noise == NULL)
-		return runs_alike(ref, ro, names, diff, len) &&
-		    (ro->layers < 0 || ref->layers < 0 ||
-		    view_same(&o->view, ref->layers, ro->layers, -1, diff,
-		    len));
 	if (ref->status != ro->status)
 		return runs_alike(ref, ro, names, diff, len);
 	if (!same_kept(ref->out, ro->out, (ref->cut | ro->cut) & 1,
-	    "standard output", diff, len) && same_kept(ref->out, noise->out,
-	    (ref->cut | noise->cut) & 1, "", skip, sizeof(skip)))
+	    "standard output", diff, len) && !varies(ref, noise, 1))
 		return 0;
 	if (!same_kept(ref->err, ro->err, (ref->cut | ro->cut) & 2,
-	    "standard error", diff, len) && same_kept(ref->err, noise->err,
-	    (ref->cut | noise->cut) & 2, "", skip, sizeof(skip)))
+	    "standard error", diff, len) && !varies(ref, noise, 2))
 		return 0;
 	return ro->layers < 0 || ref->layers < 0 ||
-	    view_same(&o->view, ref->layers, ro->layers, noise->layers, diff,
-	    len);
+	    view_same(&o->view, ref->layers, ro->layers, noise != NULL ?
+	    noise->layers : -1, diff, len);
 }
 
 /* Run t under tame-exec into ro. */
